@@ -1,0 +1,56 @@
+import { defineConfig, devices } from '@playwright/test'
+
+/**
+ * End-to-end tests drive the production build served by the real reference service, on a
+ * throwaway embedded database with the test clock on. Browsers cannot be downloaded here:
+ * Debian's Chromium is used (CHROMIUM_PATH overrides).
+ */
+const port = Number(process.env.E2E_PORT ?? 8123)
+const baseURL = `http://127.0.0.1:${port}`
+const dataDir = process.env.E2E_DATA_DIR ?? `.data/e2e-${port}`
+
+export default defineConfig({
+  testDir: 'e2e',
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: false,
+  workers: Number(process.env.E2E_WORKERS ?? 2),
+  retries: 0,
+  reporter: 'list',
+  outputDir: 'test-results/artifacts',
+  use: {
+    baseURL,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    },
+  },
+  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'] } }],
+  webServer: {
+    // a fresh database every run: the script removes dataDir before starting
+    command: `node scripts/e2e-server.mjs`,
+    url: `${baseURL}/api/plans/`,
+    timeout: 240_000,
+    reuseExistingServer: false,
+    env: {
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      LEADS_TEST_CLOCK: '1',
+      SEED_COMPANIES: process.env.E2E_SEED_COMPANIES ?? '20000',
+      RATE_LIMIT_PER_MINUTE: '100000',
+      PAGE_SNAPSHOT_TOKEN: 'e2e-service-token',
+    },
+    stdout: 'ignore',
+    stderr: 'pipe',
+  },
+})

@@ -1,0 +1,69 @@
+import { OpenAPIHono } from '@hono/zod-openapi'
+import { bodyLimit } from 'hono/body-limit'
+import { HTTPException } from 'hono/http-exception'
+import type { AppEnv, Deps } from './app-env.ts'
+import { HttpError } from './lib/errors.ts'
+import { zodErrorsToFields } from './lib/validation.ts'
+import { registerRoutes } from './routes/index.ts'
+import { serveDashboard } from './static.ts'
+
+export const MAX_BODY_BYTES = 1024 * 1024
+
+export function createApp(deps: Deps) {
+  const app = new OpenAPIHono<AppEnv>({
+    strict: false, // every path answers with and without the trailing slash
+    defaultHook: (result, c) => {
+      if (!result.success) {
+        return c.json({ detail: 'Invalid input.', errors: zodErrorsToFields(result.error) }, 400)
+      }
+    },
+  })
+
+  app.use('*', async (c, next) => {
+    c.set('deps', deps)
+    await next()
+  })
+  app.use(
+    '/api/*',
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: (c) => c.json({ detail: 'Request body is larger than 1 MB.' }, 413),
+    }),
+  )
+
+  registerRoutes(app)
+
+  app.doc31('/api/schema', {
+    openapi: '3.1.0',
+    info: { title: 'Lead-data service (reference)', version: 'v1' },
+  })
+  app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer' })
+  app.openAPIRegistry.registerComponent('securitySchemes', 'token', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'Authorization',
+    description: '`Token <API key>`',
+  })
+
+  app.notFound((c) => {
+    if (c.req.path.startsWith('/api/')) return c.json({ detail: 'Not found.' }, 404)
+    return serveDashboard(c, deps.config.distDir)
+  })
+
+  app.onError((err, c) => {
+    if (err instanceof HttpError) {
+      for (const [k, v] of Object.entries(err.headers)) c.header(k, v)
+      return c.json(err.body, err.status)
+    }
+    if (err instanceof HTTPException) {
+      // e.g. malformed JSON from the body validator
+      return c.json({ detail: err.message || 'Bad request.' }, err.status)
+    }
+    console.error(`[${c.req.method} ${c.req.path}]`, err)
+    return c.json({ detail: 'Internal server error.' }, 500)
+  })
+
+  return app
+}
+
+export type App = ReturnType<typeof createApp>

@@ -1,0 +1,49 @@
+import { randomBytes } from 'node:crypto'
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs'
+import path from 'node:path'
+
+export interface Config {
+  port: number
+  host: string
+  dataDir: string
+  databaseUrl: string | undefined
+  /** HMAC secret for JWTs and signed download URLs; kept in DATA_DIR so tokens survive restarts. */
+  secret: string
+  testClock: boolean
+  rateLimitPerMinute: number
+  pageSnapshotToken: string | undefined
+  /** Companies created by the seed on first start (default 100,000). */
+  seedCompanies: number
+  /** Public origin used in links (password-reset mail, download URLs). */
+  publicUrl: string
+  /** Directory of the built dashboard served at /, when it exists. */
+  distDir: string
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = Number(env.PORT ?? 8000)
+  const host = env.HOST ?? '127.0.0.1'
+  const dataDir = path.resolve(env.DATA_DIR ?? '.data')
+  return {
+    port,
+    host,
+    dataDir,
+    databaseUrl: env.DATABASE_URL || undefined,
+    secret: env.SECRET_KEY ?? loadOrCreateSecret(dataDir),
+    testClock: env.LEADS_TEST_CLOCK === '1',
+    rateLimitPerMinute: Number(env.RATE_LIMIT_PER_MINUTE ?? 600),
+    pageSnapshotToken: env.PAGE_SNAPSHOT_TOKEN || undefined,
+    seedCompanies: Number(env.SEED_COMPANIES ?? 100_000),
+    publicUrl: (env.PUBLIC_URL ?? `http://${host}:${port}`).replace(/\/$/, ''),
+    distDir: path.resolve(env.DIST_DIR ?? 'dist'),
+  }
+}
+
+function loadOrCreateSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'secret-key')
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim()
+  mkdirSync(dataDir, { recursive: true })
+  const secret = randomBytes(32).toString('hex')
+  writeFileSync(file, secret, { mode: 0o600 })
+  return secret
+}

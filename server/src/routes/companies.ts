@@ -1,0 +1,6 @@
+import type { OpenAPIHono } from '@hono/zod-openapi'
+import type { AppEnv } from '../app-env.ts'
+
+export function registerCompanyRoutes(app: OpenAPIHono<AppEnv>) {
+  void app // TODO: not written yet
+}

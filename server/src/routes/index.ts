@@ -1,0 +1,27 @@
+import type { OpenAPIHono } from '@hono/zod-openapi'
+import type { AppEnv } from '../app-env.ts'
+import { registerAuthRoutes } from './auth.ts'
+import { registerPlanRoutes } from './plans.ts'
+import { registerProfileRoutes } from './profile.ts'
+import { registerApiKeyRoutes } from './api-keys.ts'
+import { registerGeoRoutes } from './geo.ts'
+import { registerCategoryRoutes } from './categories.ts'
+import { registerCompanyRoutes } from './companies.ts'
+import { registerExportRoutes } from './exports.ts'
+import { registerHistoryRoutes } from './history.ts'
+import { registerSnapshotRoutes } from './snapshots.ts'
+import { registerTestHookRoutes } from './test-hooks.ts'
+
+export function registerRoutes(app: OpenAPIHono<AppEnv>) {
+  registerAuthRoutes(app)
+  registerPlanRoutes(app)
+  registerProfileRoutes(app)
+  registerApiKeyRoutes(app)
+  registerGeoRoutes(app)
+  registerCategoryRoutes(app)
+  registerCompanyRoutes(app)
+  registerExportRoutes(app)
+  registerHistoryRoutes(app)
+  registerSnapshotRoutes(app)
+  registerTestHookRoutes(app) // its routes answer only with LEADS_TEST_CLOCK=1
+}

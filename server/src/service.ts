@@ -1,0 +1,37 @@
+import { serve } from '@hono/node-server'
+import type { AddressInfo } from 'node:net'
+import { createApp } from './app.ts'
+import type { Deps } from './app-env.ts'
+import type { Config } from './config.ts'
+import { openDb } from './db/db.ts'
+import { startExportWorker } from './jobs/export-worker.ts'
+import { Clock } from './lib/clock.ts'
+import { seedIfEmpty } from './seed/index.ts'
+
+export interface RunningService {
+  url: string
+  deps: Deps
+  close(): Promise<void>
+}
+
+/** Opens (and on first start migrates and seeds) the database, starts the worker and the HTTP server. */
+export async function startService(config: Config): Promise<RunningService> {
+  const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir })
+  const clock = new Clock()
+  await seedIfEmpty(db, config, clock)
+  const worker = startExportWorker({ db, clock, config })
+  const deps: Deps = { db, clock, config, kickExports: worker.kick }
+  const app = createApp(deps)
+  const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host })
+  await new Promise<void>((resolve) => server.once('listening', () => resolve()))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://${config.host}:${port}`,
+    deps,
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+      await worker.stop()
+      await db.close()
+    },
+  }
+}

@@ -1,0 +1,4 @@
+// Placeholder: replaced by the page's real module.
+export function Component() {
+  return <main><h1>history</h1></main>
+}

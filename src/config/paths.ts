@@ -1,0 +1,15 @@
+/** Every route of the dashboard, once. */
+export const paths = {
+  home: '/',
+  signIn: '/sign-in',
+  signUp: '/sign-up',
+  forgotPassword: '/forgot-password',
+  resetPassword: '/reset-password',
+  plans: '/plans',
+  search: '/search',
+  exportJob: (searchId: number | string) => `/exports/${searchId}`,
+  exportJobPattern: '/exports/:searchId',
+  history: '/history',
+  apiKeys: '/api-keys',
+  account: '/account',
+} as const

@@ -1,0 +1,84 @@
+/**
+ * Numbers, dates, sizes and money in the active language, always through Intl (never string
+ * concatenation). Formatters are cached per language because constructing them is not free.
+ */
+const cache = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat | Intl.RelativeTimeFormat | Intl.DisplayNames>()
+
+function cached<T extends Intl.NumberFormat | Intl.DateTimeFormat | Intl.RelativeTimeFormat | Intl.DisplayNames>(
+  key: string,
+  make: () => T,
+): T {
+  let f = cache.get(key) as T | undefined
+  if (!f) {
+    f = make()
+    cache.set(key, f)
+  }
+  return f
+}
+
+export const formatNumber = (lng: string, n: number) =>
+  cached(`n:${lng}`, () => new Intl.NumberFormat(lng)).format(n)
+
+export const formatPercent = (lng: string, fraction: number) =>
+  cached(`p:${lng}`, () => new Intl.NumberFormat(lng, { style: 'percent', maximumFractionDigits: 0 })).format(fraction)
+
+/** Prices of the interface are USD decimal strings ("49.00"). */
+export const formatMoney = (lng: string, amount: number | string, currency = 'USD', maximumFractionDigits = 2) =>
+  cached(
+    `m:${lng}:${currency}:${maximumFractionDigits}`,
+    () => new Intl.NumberFormat(lng, { style: 'currency', currency, maximumFractionDigits }),
+  ).format(typeof amount === 'string' ? Number(amount) : amount)
+
+export const formatDate = (lng: string, d: Date | string | number) =>
+  cached(`d:${lng}`, () => new Intl.DateTimeFormat(lng, { dateStyle: 'medium' })).format(new Date(d))
+
+export const formatDateTime = (lng: string, d: Date | string | number) =>
+  cached(`dt:${lng}`, () => new Intl.DateTimeFormat(lng, { dateStyle: 'medium', timeStyle: 'short' })).format(
+    new Date(d),
+  )
+
+/** "in 3 days", "2 hours ago": picks the largest unit that fits. */
+export function formatRelative(lng: string, target: Date | string | number, now: number = Date.now()): string {
+  const rtf = cached(`r:${lng}`, () => new Intl.RelativeTimeFormat(lng, { numeric: 'auto' }))
+  const seconds = Math.round((new Date(target).getTime() - now) / 1000)
+  const units: [Intl.RelativeTimeFormatUnit, number][] = [
+    ['year', 31_536_000],
+    ['month', 2_592_000],
+    ['week', 604_800],
+    ['day', 86_400],
+    ['hour', 3_600],
+    ['minute', 60],
+  ]
+  for (const [unit, size] of units) {
+    if (Math.abs(seconds) >= size) return rtf.format(Math.trunc(seconds / size), unit)
+  }
+  return rtf.format(seconds, 'second')
+}
+
+/** File sizes with Intl's unit formatting: "1.4 MB", "980 kB". */
+export function formatBytes(lng: string, bytes: number): string {
+  const units = ['byte', 'kilobyte', 'megabyte', 'gigabyte'] as const
+  let value = bytes
+  let i = 0
+  while (value >= 1000 && i < units.length - 1) {
+    value /= 1000
+    i++
+  }
+  return cached(
+    `b:${lng}:${units[i]}`,
+    () =>
+      new Intl.NumberFormat(lng, {
+        style: 'unit',
+        unit: units[i],
+        unitDisplay: 'short',
+        maximumFractionDigits: i === 0 ? 0 : 1,
+      }),
+  ).format(value)
+}
+
+/** Country names from Intl in the active language; falls back to the code. */
+export const countryName = (lng: string, alpha2: string) =>
+  cached(`c:${lng}`, () => new Intl.DisplayNames([lng], { type: 'region' })).of(alpha2.toUpperCase()) ?? alpha2
+
+export const languageName = (lng: string, code: string) =>
+  cached(`l:${lng}`, () => new Intl.DisplayNames([lng], { type: 'language' })).of(code) ?? code

@@ -1,0 +1,82 @@
+import i18n from 'i18next'
+import { initReactI18next } from 'react-i18next'
+import { isLanguage, NAMESPACES, RTL_LANGUAGES, type Language } from '@/config/languages'
+import common from '../../locales/en/common.json'
+import auth from '../../locales/en/auth.json'
+import search from '../../locales/en/search.json'
+import exportsNs from '../../locales/en/exports.json'
+import history from '../../locales/en/history.json'
+import account from '../../locales/en/account.json'
+import apikeys from '../../locales/en/apikeys.json'
+import plans from '../../locales/en/plans.json'
+
+/** English is bundled (and the source of typed keys); every other language is one lazy chunk per namespace. */
+export const enResources = { common, auth, search, exports: exportsNs, history, account, apikeys, plans } as const
+
+const lazyLocales = import.meta.glob<{ default: Record<string, unknown> }>(['../../locales/*/*.json', '!../../locales/en/*.json'])
+
+async function loadLanguage(lng: Language): Promise<void> {
+  if (lng === 'en' || i18n.hasResourceBundle(lng, 'common')) return
+  await Promise.all(
+    NAMESPACES.map(async (ns) => {
+      const loader = lazyLocales[`../../locales/${lng}/${ns}.json`]
+      if (!loader) return
+      const mod = await loader()
+      i18n.addResourceBundle(lng, ns, mod.default, true, true)
+    }),
+  )
+}
+
+const STORAGE_KEY = 'leads.language'
+
+export function storedLanguage(): Language | null {
+  try {
+    const v = localStorage.getItem(STORAGE_KEY)
+    return isLanguage(v) ? v : null
+  } catch {
+    return null
+  }
+}
+
+function browserLanguage(): Language {
+  for (const l of navigator.languages ?? [navigator.language]) {
+    const base = l.slice(0, 2).toLowerCase()
+    if (base === 'no' || base === 'nn') return 'nb'
+    if (isLanguage(base)) return base
+  }
+  return 'en'
+}
+
+function applyDocumentLanguage(lng: string) {
+  document.documentElement.lang = lng
+  document.documentElement.dir = RTL_LANGUAGES.has(lng as Language) ? 'rtl' : 'ltr'
+}
+
+/** Loads the language's chunk, switches, and sets <html lang dir>. */
+export async function changeLanguage(lng: Language): Promise<void> {
+  await loadLanguage(lng)
+  await i18n.changeLanguage(lng)
+  try {
+    localStorage.setItem(STORAGE_KEY, lng)
+  } catch {
+    /* private mode: the choice lasts for this page only */
+  }
+}
+
+export async function initI18n(initial: Language = storedLanguage() ?? browserLanguage()): Promise<typeof i18n> {
+  i18n.on('languageChanged', applyDocumentLanguage)
+  await i18n.use(initReactI18next).init({
+    lng: 'en',
+    fallbackLng: 'en',
+    ns: [...NAMESPACES],
+    defaultNS: 'common',
+    resources: { en: enResources },
+    interpolation: { escapeValue: false },
+    returnNull: false,
+  })
+  applyDocumentLanguage('en')
+  if (initial !== 'en') await changeLanguage(initial)
+  return i18n
+}
+
+export { i18n }
