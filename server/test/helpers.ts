@@ -1,0 +1,59 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { randomBytes } from 'node:crypto'
+import { loadConfig, type Config } from '../src/config.ts'
+import { startService, type RunningService } from '../src/service.ts'
+
+export interface TestService extends RunningService {
+  /** fetch against the service: path like '/api/plans/'. */
+  request(p: string, init?: RequestInit & { json?: unknown; token?: string }): Promise<Response>
+}
+
+/**
+ * A real service on a random port with its own data directory, test clock on, small seed.
+ * With DATABASE_URL set (CI's second run), each call gets its own fresh PostgreSQL database.
+ */
+export async function startTestService(overrides: Partial<Config> = {}): Promise<TestService> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'leads-test-'))
+  let databaseUrl: string | undefined
+  let dropDb: (() => Promise<void>) | undefined
+  if (process.env.DATABASE_URL) {
+    const { default: pg } = await import('pg')
+    const name = `leads_test_${randomBytes(6).toString('hex')}`
+    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL })
+    await admin.connect()
+    await admin.query(`CREATE DATABASE ${name}`)
+    await admin.end()
+    const url = new URL(process.env.DATABASE_URL)
+    url.pathname = `/${name}`
+    databaseUrl = url.toString()
+    dropDb = async () => {
+      const c = new pg.Client({ connectionString: process.env.DATABASE_URL })
+      await c.connect()
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+      await c.end()
+    }
+  }
+  const config: Config = {
+    ...loadConfig({ DATA_DIR: dataDir, PORT: '0', LEADS_TEST_CLOCK: '1', SEED_COMPANIES: '3000' }),
+    databaseUrl,
+    ...overrides,
+  }
+  const service = await startService(config)
+  return {
+    ...service,
+    request(p, init = {}) {
+      const { json, token, headers, ...rest } = init
+      const h = new Headers(headers)
+      if (json !== undefined) h.set('Content-Type', 'application/json')
+      if (token) h.set('Authorization', token.includes(' ') ? token : `Bearer ${token}`)
+      return fetch(service.url + p, { ...rest, headers: h, body: json !== undefined ? JSON.stringify(json) : rest.body })
+    },
+    async close() {
+      await service.close()
+      await dropDb?.()
+      await rm(dataDir, { recursive: true, force: true })
+    },
+  }
+}
