@@ -60,6 +60,10 @@ if (process.env.TEST_DATABASE_URL) {
     ['vitest', 'run', '--project', 'server', '--reporter=default', '--reporter=json', '--outputFile=test-results/vitest-pg.json'],
     { env: { DATABASE_URL: process.env.TEST_DATABASE_URL }, count: vitestCount('test-results/vitest-pg.json') },
   )
+} else if (process.env.CI) {
+  // CI must exercise both databases (.ci/run starts PostgreSQL and sets TEST_DATABASE_URL).
+  console.log('\n=== server-on-postgresql: TEST_DATABASE_URL is not set')
+  results.push({ name: 'server-on-postgresql (not run: no PostgreSQL)', passed: 0, failed: 1, seconds: '0.0' })
 }
 run('build', npx, ['vite', 'build'])
 run('budgets', 'node', ['scripts/check-budgets.mjs'])
