@@ -7,8 +7,9 @@ import { env } from '@/config/env'
  * `undefined` for 204; any non-2xx rejects with ApiError. Paths are written like '/api/companies'
  * and always sent with the trailing slash.
  *
- * NOTE (foundation issue): token refresh on 401, 429 back-off and cross-tab coordination are added
- * here, in the fetch layer, not in React Query's retry.
+ * Inside: the bearer token and one shared refresh on 401 (lib/session.ts plugs in through
+ * `setAuthHandlers`, so this module stays free of session state), and back-off on 429.
+ * React Query's own retry never sees a 401 or 429 that this layer could still handle.
  */
 export type QueryValue = string | number | boolean | null | undefined | ReadonlyArray<string | number>
 
@@ -47,7 +48,18 @@ export class ApiError extends Error {
     this.retryAfterMs = opts.retryAfterMs
     this.requestId = opts.requestId
   }
+
+  /** 429 after every attempt: the UI says "the service is busy". */
+  get isBusy(): boolean {
+    return this.status === 429
+  }
 }
+
+/** Codes the client itself puts on ApiError (no HTTP status behind them). */
+export const CLIENT_CODES = {
+  sessionEnded: 'session_ended',
+  invalidResponse: 'invalid_response',
+} as const
 
 /** `{errors: {f: [..]}}` (reference) or DRF-style top-level `{f: [..]}`. */
 function normalizeFieldErrors(obj: Record<string, unknown>): Record<string, string[]> {
@@ -75,30 +87,105 @@ export function buildUrl(path: string, query?: Record<string, QueryValue>): stri
   return `${env.VITE_API_BASE_URL}${p}${qs ? `?${qs}` : ''}`
 }
 
-let accessTokenGetter: () => string | null = () => null
-/** Set by the session module (lib/auth): where the access token comes from. */
-export function setAccessTokenGetter(getter: () => string | null) {
-  accessTokenGetter = getter
+export interface AuthHandlers {
+  /** The current access token, getting one first (via the refresh token) when there is none in memory. */
+  getAccessToken: () => Promise<string | null>
+  /**
+   * Called after a 401 with the token that failed. Resolves to a fresh access token (one refresh
+   * however many callers ask at once) or rejects with ApiError when the session is over.
+   */
+  refreshAccessToken: (failedToken: string | null) => Promise<string>
+}
+
+let authHandlers: AuthHandlers = {
+  getAccessToken: async () => null,
+  refreshAccessToken: () => Promise.reject(new ApiError(401, { detail: 'Not signed in.', code: CLIENT_CODES.sessionEnded })),
+}
+
+export function setAuthHandlers(handlers: AuthHandlers) {
+  authHandlers = handlers
+}
+
+/** 429 handling: at most this many attempts in all, then ApiError(429). */
+export const MAX_ATTEMPTS = 3
+const BACKOFF_BASE_MS = 500
+const BACKOFF_CAP_MS = 8_000
+/** A Retry-After longer than this is not waited out inside a request; the caller is told instead. */
+export const MAX_RETRY_AFTER_MS = 30_000
+
+/** Retry-After is either delta-seconds or an HTTP date (RFC 9110 10.2.3). */
+export function parseRetryAfter(value: string | null, now: number = Date.now()): number | undefined {
+  if (!value) return undefined
+  const trimmed = value.trim()
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000
+  const date = Date.parse(trimmed)
+  if (Number.isNaN(date)) return undefined
+  return Math.max(0, date - now)
+}
+
+/** "Full jitter" (AWS architecture blog): a uniform wait between 0 and the capped exponential. */
+export const fullJitter = (attempt: number, random: () => number = Math.random) =>
+  Math.floor(random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** attempt))
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason)
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort)
+      resolve()
+    }, ms)
+    const onAbort = () => {
+      clearTimeout(timer)
+      reject(signal?.reason)
+    }
+    signal?.addEventListener('abort', onAbort, { once: true })
+  })
 }
 
 export async function api<T = unknown>(path: string, options: ApiOptions<T> = {}): Promise<T> {
   const { method = 'GET', query, body, schema, signal, auth = true } = options
-  const headers: Record<string, string> = { Accept: 'application/json' }
-  if (body !== undefined) headers['Content-Type'] = 'application/json'
-  const requestId = crypto.randomUUID()
-  headers['X-Request-ID'] = requestId
-  const token = auth ? accessTokenGetter() : null
-  if (token) headers.Authorization = `Bearer ${token}`
-  const res = await fetch(buildUrl(path, query), {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal,
-  })
-  if (!res.ok) throw new ApiError(res.status, await readBody(res), { requestId })
-  if (res.status === 204) return undefined as T
-  const data = await readBody(res)
-  return schema ? schema.parse(data) : (data as T)
+  const url = buildUrl(path, query)
+
+  const send = (token: string | null, requestId: string) => {
+    const headers: Record<string, string> = { Accept: 'application/json', 'X-Request-ID': requestId }
+    if (body !== undefined) headers['Content-Type'] = 'application/json'
+    if (token) headers.Authorization = `Bearer ${token}`
+    return fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal })
+  }
+
+  for (let attempt = 0; ; attempt++) {
+    const requestId = crypto.randomUUID()
+    let token = auth ? await authHandlers.getAccessToken() : null
+    let res = await send(token, requestId)
+
+    if (res.status === 401 && auth && token) {
+      // expired or revoked access token: one shared refresh, then this request once more
+      token = await authHandlers.refreshAccessToken(token)
+      res = await send(token, requestId)
+    }
+
+    if (res.status === 429) {
+      const retryAfterMs = parseRetryAfter(res.headers.get('Retry-After'))
+      const wait = retryAfterMs ?? fullJitter(attempt)
+      if (attempt + 1 < MAX_ATTEMPTS && wait <= MAX_RETRY_AFTER_MS) {
+        await res.body?.cancel()
+        await sleep(wait, signal)
+        continue
+      }
+      throw new ApiError(429, await readBody(res), { retryAfterMs, requestId })
+    }
+
+    if (!res.ok) throw new ApiError(res.status, await readBody(res), { requestId })
+    if (res.status === 204) return undefined as T
+    const data = await readBody(res)
+    if (!schema) return data as T
+    const parsed = schema.safeParse(data)
+    if (!parsed.success) {
+      console.error(`Unexpected response from ${method} ${path}`, parsed.error)
+      throw new ApiError(res.status, { detail: 'The service answered in an unexpected shape.', code: CLIENT_CODES.invalidResponse }, { requestId })
+    }
+    return parsed.data
+  }
 }
 
 async function readBody(res: Response): Promise<unknown> {

@@ -1,0 +1,248 @@
+import { useSyncExternalStore } from 'react'
+import { z } from 'zod'
+import { api, ApiError, buildUrl, CLIENT_CODES, setAuthHandlers } from './api-client'
+
+/**
+ * The signed-in session (docs/security.md says why tokens live where they do):
+ * - the access token only in this tab's memory;
+ * - the refresh token in localStorage, so that every tab of the dashboard shares one session
+ *   and a reload does not sign the person out.
+ * Tabs coordinate over a BroadcastChannel (storage events as the fallback): a refreshed access
+ * token is handed to the other tabs, and signing out anywhere signs out everywhere. The refresh
+ * call itself runs under a Web Lock, so with rotation only one tab ever spends a refresh token.
+ */
+export type SessionEndReason = 'signed-out' | 'expired'
+
+const REFRESH_KEY = 'leads.refresh'
+const CHANNEL_NAME = 'leads.session'
+const LOCK_NAME = 'leads.session.refresh'
+/** How long a tab waits for another tab's new access token once it saw that tab rotate the refresh token. */
+const PEER_TOKEN_WAIT_MS = 1_500
+
+type Message =
+  | { type: 'access'; access: string }
+  | { type: 'signed-out'; reason: SessionEndReason }
+
+let accessToken: string | null = null
+let refreshInFlight: Promise<string> | null = null
+let memoryRefresh: string | null = null // when storage is unavailable (private mode)
+const storeListeners = new Set<() => void>()
+const endListeners = new Set<(reason: SessionEndReason) => void>()
+const accessWaiters = new Set<(token: string) => void>()
+
+function readRefresh(): string | null {
+  try {
+    return localStorage.getItem(REFRESH_KEY)
+  } catch {
+    return memoryRefresh
+  }
+}
+
+function writeRefresh(token: string | null) {
+  memoryRefresh = token
+  try {
+    if (token) localStorage.setItem(REFRESH_KEY, token)
+    else localStorage.removeItem(REFRESH_KEY)
+  } catch {
+    /* memoryRefresh holds it for this tab */
+  }
+}
+
+let snapshot = { signedIn: readRefresh() !== null }
+
+function publish() {
+  const signedIn = readRefresh() !== null
+  if (signedIn !== snapshot.signedIn) {
+    snapshot = { signedIn }
+    for (const l of storeListeners) l()
+  }
+}
+
+const channel: BroadcastChannel | null = typeof BroadcastChannel === 'function' ? new BroadcastChannel(CHANNEL_NAME) : null
+
+function post(message: Message) {
+  channel?.postMessage(message)
+}
+
+function receiveAccess(token: string) {
+  accessToken = token
+  for (const w of accessWaiters) w(token)
+  accessWaiters.clear()
+  publish()
+}
+
+channel?.addEventListener('message', (event: MessageEvent<Message>) => {
+  const msg = event.data
+  if (msg?.type === 'access') receiveAccess(msg.access)
+  else if (msg?.type === 'signed-out') endSession(msg.reason, { broadcast: false })
+})
+
+// Fallback for browsers without BroadcastChannel, and a second signal where both exist.
+if (typeof window !== 'undefined') {
+  window.addEventListener('storage', (event) => {
+    if (event.key !== REFRESH_KEY && event.key !== null) return
+    if (readRefresh() === null) endSession('signed-out', { broadcast: false })
+    else publish()
+  })
+}
+
+function endSession(reason: SessionEndReason, { broadcast }: { broadcast: boolean }) {
+  const wasSignedIn = accessToken !== null || readRefresh() !== null || snapshot.signedIn
+  accessToken = null
+  writeRefresh(null)
+  if (broadcast) post({ type: 'signed-out', reason })
+  publish()
+  if (wasSignedIn) for (const l of endListeners) l(reason)
+}
+
+function sessionEndedError() {
+  return new ApiError(401, { detail: 'Your session has ended.', code: CLIENT_CODES.sessionEnded })
+}
+
+function waitForPeerAccess(ms: number): Promise<string | null> {
+  return new Promise((resolve) => {
+    const done = (token: string | null) => {
+      clearTimeout(timer)
+      accessWaiters.delete(done)
+      resolve(token)
+    }
+    const timer = setTimeout(() => done(null), ms)
+    accessWaiters.add(done)
+  })
+}
+
+/** Runs `fn` holding the cross-tab refresh lock when the browser has Web Locks. */
+function withRefreshLock<T>(fn: () => Promise<T>): Promise<T> {
+  const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined
+  return locks ? (locks.request(LOCK_NAME, fn) as Promise<T>) : fn()
+}
+
+const refreshResponseSchema = z.looseObject({ access: z.string().min(1), refresh: z.string().min(1).optional() })
+
+async function callRefreshEndpoint(refresh: string): Promise<string> {
+  const res = await fetch(buildUrl('/api/token/refresh'), {
+    method: 'POST',
+    headers: { Accept: 'application/json', 'Content-Type': 'application/json', 'X-Request-ID': crypto.randomUUID() },
+    body: JSON.stringify({ refresh }),
+  })
+  const text = await res.text()
+  let body: unknown
+  try {
+    body = text ? JSON.parse(text) : undefined
+  } catch {
+    body = undefined
+  }
+  if (res.status === 400 || res.status === 401 || res.status === 403) {
+    // the refresh token is dead (expired, revoked, reused): the session is over in every tab
+    endSession('expired', { broadcast: true })
+    throw sessionEndedError()
+  }
+  if (!res.ok) throw new ApiError(res.status, body)
+  const parsed = refreshResponseSchema.safeParse(body)
+  if (!parsed.success) throw new ApiError(res.status, { detail: 'Unexpected refresh response.', code: CLIENT_CODES.invalidResponse })
+  // rotation: the new refresh token replaces the old one before anybody else can read it
+  if (parsed.data.refresh) writeRefresh(parsed.data.refresh)
+  accessToken = parsed.data.access
+  post({ type: 'access', access: parsed.data.access })
+  publish()
+  return parsed.data.access
+}
+
+/**
+ * One refresh for every request that failed with `failedToken`, in this tab and across tabs.
+ * Resolves to the new access token; rejects with ApiError(401, code session_ended) when over.
+ */
+export function refreshAccessToken(failedToken: string | null): Promise<string> {
+  if (accessToken && accessToken !== failedToken) return Promise.resolve(accessToken)
+  if (refreshInFlight) return refreshInFlight
+  const seenRefresh = readRefresh()
+  refreshInFlight = withRefreshLock(async () => {
+    // another tab may have refreshed while this one waited for the lock
+    if (accessToken && accessToken !== failedToken) return accessToken
+    let current = readRefresh()
+    if (!current) {
+      endSession('expired', { broadcast: false })
+      throw sessionEndedError()
+    }
+    if (current !== seenRefresh) {
+      const peer = accessToken && accessToken !== failedToken ? accessToken : await waitForPeerAccess(PEER_TOKEN_WAIT_MS)
+      if (peer) return peer
+      current = readRefresh()
+      if (!current) throw sessionEndedError()
+    }
+    return callRefreshEndpoint(current)
+  }).finally(() => {
+    refreshInFlight = null
+  })
+  return refreshInFlight
+}
+
+async function getAccessToken(): Promise<string | null> {
+  if (accessToken) return accessToken
+  if (refreshInFlight) return refreshInFlight
+  if (!readRefresh()) return null
+  // a reload or a new tab: nothing in memory yet, so get an access token before the first call
+  return refreshAccessToken(null)
+}
+
+setAuthHandlers({ getAccessToken, refreshAccessToken })
+
+/** The login `user` (interface 2.1, last paragraph): id may be a string, the plan a name. */
+export const loginResponseSchema = z.looseObject({
+  access: z.string().min(1),
+  refresh: z.string().min(1),
+  user: z.looseObject({ email: z.string().optional() }).optional(),
+})
+
+export async function signIn(email: string, password: string): Promise<void> {
+  const res = await api('/api/auth/login', {
+    method: 'POST',
+    body: { username: email, password },
+    schema: loginResponseSchema,
+    auth: false,
+  })
+  writeRefresh(res.refresh)
+  accessToken = res.access
+  post({ type: 'access', access: res.access })
+  publish()
+}
+
+/** Ends the session here and in every other tab. The interface has no logout endpoint. */
+export function signOut(): void {
+  endSession('signed-out', { broadcast: true })
+}
+
+/** Called when the session ends for any reason, in this tab or (via the channel) in another. */
+export function onSessionEnd(listener: (reason: SessionEndReason) => void): () => void {
+  endListeners.add(listener)
+  return () => endListeners.delete(listener)
+}
+
+function subscribe(listener: () => void) {
+  storeListeners.add(listener)
+  return () => storeListeners.delete(listener)
+}
+
+export function useSession(): { signedIn: boolean } {
+  return useSyncExternalStore(subscribe, () => snapshot, () => snapshot)
+}
+
+export const isSignedIn = () => snapshot.signedIn
+
+/** Test seam: forget the in-memory token (as a reload would). */
+export function resetSessionForTests() {
+  accessToken = null
+  refreshInFlight = null
+  accessWaiters.clear()
+  writeRefresh(null)
+  publish()
+}
+
+/** Test seam: put a session in place without signing in. */
+export function setTokensForTests(access: string | null, refresh: string | null) {
+  accessToken = access
+  writeRefresh(refresh)
+  publish()
+}
+
+export const REFRESH_STORAGE_KEY = REFRESH_KEY
