@@ -1,4 +1,14 @@
-// Placeholder: replaced by the page's real module.
+import { useTranslation } from 'react-i18next'
+import { AuthLayout } from '@/app/layout/auth-layout'
+import { ForgotPasswordForm } from '@/features/auth/forgot-password-form'
+import { useDocumentTitle } from '@/lib/use-document-title'
+
 export function Component() {
-  return <main><h1>forgot-password</h1></main>
+  const { t } = useTranslation('auth')
+  useDocumentTitle(t('forgot.title'))
+  return (
+    <AuthLayout title={t('forgot.title')} intro={t('forgot.intro')}>
+      <ForgotPasswordForm />
+    </AuthLayout>
+  )
 }

@@ -1,4 +1,21 @@
-// Placeholder: replaced by the page's real module.
+import { useTranslation } from 'react-i18next'
+import { Navigate, useSearchParams } from 'react-router'
+import { AuthLayout } from '@/app/layout/auth-layout'
+import { SignInForm } from '@/features/auth/sign-in-form'
+import { safeNext } from '@/features/auth/schemas'
+import { useDocumentTitle } from '@/lib/use-document-title'
+import { useSession } from '@/lib/session'
+
 export function Component() {
-  return <main><h1>sign-in</h1></main>
+  const { t } = useTranslation('auth')
+  const { signedIn } = useSession()
+  const [params] = useSearchParams()
+  useDocumentTitle(t('signIn.title'))
+  // already signed in (e.g. in another tab): go where the person was heading
+  if (signedIn) return <Navigate to={safeNext(params.get('next'))} replace />
+  return (
+    <AuthLayout title={t('signIn.title')} intro={t('signIn.intro')}>
+      <SignInForm />
+    </AuthLayout>
+  )
 }

@@ -1,0 +1,124 @@
+import { useEffect, useState, type ReactNode } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Link, NavLink, useLocation } from 'react-router'
+import { buttonClass } from '@/components/ui/button'
+import { paths } from '@/config/paths'
+import { useProfile } from '@/lib/api/profile'
+import { changeLanguage, i18n } from '@/lib/i18n'
+import { CreditBalance } from './credit-balance'
+import { LanguageSwitcher } from './language-switcher'
+import { UserMenu } from './user-menu'
+
+const NAV = [
+  { to: paths.search, key: 'nav.search' },
+  { to: paths.history, key: 'nav.history' },
+  { to: paths.apiKeys, key: 'nav.apiKeys' },
+  { to: paths.account, key: 'nav.account' },
+  { to: paths.plans, key: 'nav.plans' },
+] as const
+
+const linkClass = ({ isActive }: { isActive: boolean }) =>
+  `rounded-md px-3 py-2 text-sm font-medium ${
+    isActive
+      ? 'bg-brand-50 text-brand-700 dark:bg-slate-800 dark:text-white'
+      : 'text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800'
+  }`
+
+/** Follows the profile's language whenever the profile says something new (sign-in, account page). */
+function useProfileLanguage() {
+  const { data: profile } = useProfile()
+  const preferred = profile?.preferred_language
+  useEffect(() => {
+    if (preferred && preferred !== i18n.resolvedLanguage) void changeLanguage(preferred)
+  }, [preferred])
+}
+
+function MenuIcon({ open }: { open: boolean }) {
+  return (
+    <svg viewBox="0 0 24 24" className="size-6" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
+      {open ? <path d="M6 6l12 12M18 6L6 18" strokeLinecap="round" /> : <path d="M4 7h16M4 12h16M4 17h16" strokeLinecap="round" />}
+    </svg>
+  )
+}
+
+export function AppShell({ signedIn, children }: { signedIn: boolean; children: ReactNode }) {
+  const { t } = useTranslation('common')
+  const location = useLocation()
+  const [menuOpen, setMenuOpen] = useState(false)
+  const [menuPath, setMenuPath] = useState(location.pathname)
+  // the mobile navigation closes once the person has gone somewhere
+  if (menuPath !== location.pathname) {
+    setMenuPath(location.pathname)
+    setMenuOpen(false)
+  }
+  useProfileLanguage()
+  const nav = signedIn ? NAV : NAV.filter((n) => n.to === paths.plans)
+
+  return (
+    <div className="flex min-h-dvh flex-col">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:fixed focus:start-2 focus:top-2 focus:z-[60] focus:rounded-md focus:bg-white focus:px-4 focus:py-2 focus:text-sm focus:font-medium focus:text-slate-900 focus:shadow"
+      >
+        {t('skipToContent')}
+      </a>
+      <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur dark:border-slate-800 dark:bg-slate-900/95">
+        <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-3 gap-y-1 px-3 py-2 sm:px-6">
+          {signedIn && (
+            <button
+              type="button"
+              className={buttonClass('ghost', 'px-2 lg:hidden')}
+              aria-expanded={menuOpen}
+              aria-controls="mobile-nav"
+              aria-label={menuOpen ? t('nav.closeMenu') : t('nav.openMenu')}
+              onClick={() => setMenuOpen((o) => !o)}
+            >
+              <MenuIcon open={menuOpen} />
+            </button>
+          )}
+          <Link to={signedIn ? paths.search : paths.plans} className="text-lg font-bold text-brand-700 dark:text-brand-100">
+            {t('appName')}
+          </Link>
+          <nav aria-label={t('nav.label')} className={`${signedIn ? 'hidden lg:flex' : 'flex'} items-center gap-1`}>
+            {nav.map((item) => (
+              <NavLink key={item.to} to={item.to} className={linkClass}>
+                {t(item.key)}
+              </NavLink>
+            ))}
+          </nav>
+          <div className="ms-auto flex items-center gap-2">
+            <LanguageSwitcher className={signedIn ? 'hidden w-36 sm:block' : 'w-32 sm:w-36'} />
+            {signedIn ? (
+              <UserMenu />
+            ) : (
+              <>
+                <Link to={`${paths.signIn}?next=${encodeURIComponent(location.pathname)}`} className={buttonClass('ghost', 'px-3')}>
+                  {t('header.signIn')}
+                </Link>
+                <Link to={paths.signUp} className={buttonClass('primary', 'hidden px-3 sm:inline-flex')}>
+                  {t('header.signUp')}
+                </Link>
+              </>
+            )}
+          </div>
+          {signedIn && <CreditBalance className="order-last w-full border-t border-slate-100 pt-1 sm:order-none sm:w-auto sm:border-0 sm:pt-0 dark:border-slate-800" />}
+        </div>
+        {signedIn && menuOpen && (
+          <div id="mobile-nav" className="border-t border-slate-200 px-3 pb-3 lg:hidden dark:border-slate-800">
+            <nav aria-label={t('nav.label')} className="flex flex-col gap-1 pt-2">
+              {NAV.map((item) => (
+                <NavLink key={item.to} to={item.to} className={linkClass}>
+                  {t(item.key)}
+                </NavLink>
+              ))}
+            </nav>
+            <LanguageSwitcher className="mt-3 sm:hidden" />
+          </div>
+        )}
+      </header>
+      <div id="main" tabIndex={-1} className="mx-auto w-full max-w-7xl flex-1 px-3 py-6 focus:outline-none sm:px-6">
+        {children}
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,93 @@
+import { useState } from 'react'
+import { useForm } from 'react-hook-form'
+import { zodResolver } from '@hookform/resolvers/zod'
+import { useTranslation } from 'react-i18next'
+import { Link, useNavigate, useSearchParams } from 'react-router'
+import { useQueryClient } from '@tanstack/react-query'
+import { Alert } from '@/components/ui/alert'
+import { Button } from '@/components/ui/button'
+import { TextField } from '@/components/ui/field'
+import { paths } from '@/config/paths'
+import { ApiError } from '@/lib/api-client'
+import { profileOptions } from '@/lib/api/profile'
+import { errorMessage } from '@/lib/error-message'
+import { changeLanguage } from '@/lib/i18n'
+import { signIn } from '@/lib/session'
+import { safeNext, signInSchema, type SignInValues } from './schemas'
+import { useFieldError } from './use-field-error'
+
+export function SignInForm() {
+  const { t } = useTranslation('auth')
+  const fieldError = useFieldError()
+  const [params] = useSearchParams()
+  const navigate = useNavigate()
+  const queryClient = useQueryClient()
+  const [formError, setFormError] = useState<string | null>(null)
+  const reason = params.get('reason')
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm<SignInValues>({ resolver: zodResolver(signInSchema), defaultValues: { email: params.get('email') ?? '', password: '' } })
+
+  const onSubmit = handleSubmit(async ({ email, password }) => {
+    setFormError(null)
+    try {
+      await signIn(email, password)
+    } catch (error) {
+      setFormError(error instanceof ApiError && (error.status === 401 || error.status === 400) ? t('signIn.invalid') : errorMessage(error))
+      return
+    }
+    try {
+      // the dashboard speaks the language saved in the profile from the first signed-in page on
+      const profile = await queryClient.fetchQuery(profileOptions())
+      await changeLanguage(profile.preferred_language)
+    } catch {
+      /* the shell loads the profile again and shows what is wrong */
+    }
+    await navigate(safeNext(params.get('next')), { replace: true })
+  })
+
+  const notice =
+    reason === 'expired' ? t('signIn.expired') : reason === 'signed-out' ? t('signIn.signedOut') : reason === 'password-changed' ? t('signIn.passwordChanged') : null
+
+  return (
+    <>
+      {notice && <Alert tone={reason === 'password-changed' ? 'success' : 'info'} className="mb-4">{notice}</Alert>}
+      <form onSubmit={onSubmit} noValidate className="space-y-4">
+        {formError && <Alert tone="error">{formError}</Alert>}
+        <TextField
+          label={t('fields.email')}
+          type="email"
+          autoComplete="username"
+          inputMode="email"
+          required
+          error={fieldError(errors.email?.message)}
+          {...register('email')}
+        />
+        <TextField
+          label={t('fields.password')}
+          type="password"
+          autoComplete="current-password"
+          required
+          error={fieldError(errors.password?.message)}
+          {...register('password')}
+        />
+        <div className="text-sm">
+          <Link to={paths.forgotPassword} className="font-medium text-brand-700 underline dark:text-brand-100">
+            {t('signIn.forgot')}
+          </Link>
+        </div>
+        <Button type="submit" loading={isSubmitting} className="w-full">
+          {isSubmitting ? t('signIn.submitting') : t('signIn.submit')}
+        </Button>
+      </form>
+      <p className="mt-6 text-sm text-slate-700 dark:text-slate-300">
+        {t('signIn.noAccount')}{' '}
+        <Link to={`${paths.signUp}${params.get('next') ? `?next=${encodeURIComponent(params.get('next') ?? '')}` : ''}`} className="font-medium text-brand-700 underline dark:text-brand-100">
+          {t('signIn.signUpLink')}
+        </Link>
+      </p>
+    </>
+  )
+}

@@ -1,0 +1,91 @@
+import { useState } from 'react'
+import { useForm } from 'react-hook-form'
+import { zodResolver } from '@hookform/resolvers/zod'
+import { useTranslation } from 'react-i18next'
+import { Link, useNavigate, useSearchParams } from 'react-router'
+import { Alert } from '@/components/ui/alert'
+import { Button } from '@/components/ui/button'
+import { TextField } from '@/components/ui/field'
+import { isLanguage } from '@/config/languages'
+import { paths } from '@/config/paths'
+import { errorMessage } from '@/lib/error-message'
+import { applyFieldErrors } from '@/lib/form-errors'
+import { i18n } from '@/lib/i18n'
+import { signIn } from '@/lib/session'
+import { signUp } from './auth-api'
+import { safeNext, signUpSchema, type SignUpValues } from './schemas'
+import { useFieldError } from './use-field-error'
+
+export function SignUpForm() {
+  const { t } = useTranslation('auth')
+  const fieldError = useFieldError()
+  const [params] = useSearchParams()
+  const navigate = useNavigate()
+  const [formError, setFormError] = useState<string | null>(null)
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<SignUpValues>({
+    resolver: zodResolver(signUpSchema),
+    defaultValues: { first_name: '', last_name: '', email: '', password: '' },
+  })
+
+  const onSubmit = handleSubmit(async (values) => {
+    setFormError(null)
+    const language = i18n.resolvedLanguage
+    try {
+      await signUp({ ...values, ...(isLanguage(language) ? { preferred_language: language } : {}) })
+    } catch (error) {
+      if (!applyFieldErrors(error, setError, ['email', 'password', 'first_name', 'last_name'])) setFormError(errorMessage(error))
+      return
+    }
+    try {
+      await signIn(values.email, values.password)
+      await navigate(safeNext(params.get('next')), { replace: true })
+    } catch {
+      await navigate(`${paths.signIn}?email=${encodeURIComponent(values.email)}`)
+    }
+  })
+
+  return (
+    <>
+      <form onSubmit={onSubmit} noValidate className="space-y-4">
+        {formError && <Alert tone="error">{formError}</Alert>}
+        <div className="grid gap-4 sm:grid-cols-2">
+          <TextField label={t('fields.firstName')} autoComplete="given-name" maxLength={150} error={fieldError(errors.first_name?.message)} {...register('first_name')} />
+          <TextField label={t('fields.lastName')} autoComplete="family-name" maxLength={150} error={fieldError(errors.last_name?.message)} {...register('last_name')} />
+        </div>
+        <TextField
+          label={t('fields.email')}
+          type="email"
+          autoComplete="email"
+          inputMode="email"
+          required
+          maxLength={254}
+          error={fieldError(errors.email?.message)}
+          {...register('email')}
+        />
+        <TextField
+          label={t('fields.password')}
+          type="password"
+          autoComplete="new-password"
+          required
+          hint={t('fields.passwordHint')}
+          error={fieldError(errors.password?.message)}
+          {...register('password')}
+        />
+        <Button type="submit" loading={isSubmitting} className="w-full">
+          {isSubmitting ? t('signUp.submitting') : t('signUp.submit')}
+        </Button>
+      </form>
+      <p className="mt-6 text-sm text-slate-700 dark:text-slate-300">
+        {t('signUp.haveAccount')}{' '}
+        <Link to={paths.signIn} className="font-medium text-brand-700 underline dark:text-brand-100">
+          {t('signUp.signInLink')}
+        </Link>
+      </p>
+    </>
+  )
+}

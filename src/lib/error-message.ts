@@ -1,0 +1,22 @@
+import { ApiError, CLIENT_CODES } from './api-client'
+import { i18n } from './i18n'
+
+/**
+ * A sentence for a person, in the active language, for any error a query or mutation threw.
+ * Features pass their own message for cases they know better (e.g. 410, insufficient credits).
+ */
+export function errorMessage(error: unknown): string {
+  const t = i18n.getFixedT(null, 'common')
+  if (error instanceof ApiError) {
+    if (error.status === 429) return t('errors.busy')
+    if (error.code === CLIENT_CODES.sessionEnded) return t('errors.sessionEnded')
+    if (error.code === CLIENT_CODES.invalidResponse) return t('errors.invalidResponse')
+    if (error.status === 404) return t('errors.notFound')
+    if (error.status === 403 && !error.validationCode) return t('errors.forbidden')
+    // 4xx details from the service are written for people; 5xx ones are not
+    if (error.status >= 400 && error.status < 500 && error.detail && !error.detail.startsWith('Request failed')) return error.detail
+    return t('errors.unexpected')
+  }
+  if (error instanceof TypeError) return t('errors.network')
+  return t('errors.unexpected')
+}
