@@ -1,4 +1,63 @@
-// Placeholder: replaced by the page's real module.
+import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { useNavigate } from 'react-router'
+import { Button } from '@/components/ui/button'
+import { Card } from '@/components/ui/card'
+import { paths } from '@/config/paths'
+import { ExportConfirmDialog } from '@/features/exports/components/export-confirm-dialog'
+import { ExportOptions } from '@/features/search/components/export-options'
+import { PreviewPanel } from '@/features/search/components/preview-panel'
+import { SearchBuilder } from '@/features/search/components/search-builder'
+import { usePreview } from '@/features/search/hooks/use-preview'
+import { useSearchFilters } from '@/features/search/hooks/use-search-filters'
+
+/** The search page: filters (in the address bar), the live count and sample, and the export. */
 export function Component() {
-  return <main><h1>search</h1></main>
+  const { t } = useTranslation('search')
+  const navigate = useNavigate()
+  const [filters, setFilters] = useSearchFilters()
+  const { query: preview, settling } = usePreview(filters)
+  const [confirming, setConfirming] = useState(false)
+  const data = preview.data
+  const updating = settling || preview.isFetching
+
+  return (
+    <main className="mx-auto w-full max-w-7xl p-4 sm:p-6">
+      <h1 className="text-2xl font-bold">{t('title')}</h1>
+      <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{t('intro')}</p>
+      <div className="mt-6 grid gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+        <SearchBuilder filters={filters} onChange={setFilters} />
+        <div className="space-y-4 lg:sticky lg:top-4 lg:self-start">
+          <Card>
+            <PreviewPanel data={data} updating={updating} error={preview.isError} onRetry={() => void preview.refetch()} />
+          </Card>
+          <Card title={t('export')}>
+            <ExportOptions filters={filters} onChange={setFilters} />
+            <Button
+              className="mt-4 w-full"
+              disabled={!data || data.totalCount === 0 || updating}
+              onClick={() => setConfirming(true)}
+            >
+              {t('exportButton')}
+            </Button>
+          </Card>
+        </div>
+      </div>
+      {data && (
+        <ExportConfirmDialog
+          open={confirming}
+          onClose={() => setConfirming(false)}
+          searchId={data.search_id}
+          totalCount={data.totalCount}
+          cap={filters.cap}
+          format={filters.format}
+          onSetCap={(cap) => setFilters({ ...filters, cap }, { replace: true })}
+          onStarted={(started) => {
+            setConfirming(false)
+            navigate(paths.exportJob(started.search_id))
+          }}
+        />
+      )}
+    </main>
+  )
 }

@@ -1,0 +1,138 @@
+import { useTranslation } from 'react-i18next'
+import { Link } from 'react-router'
+import { Alert } from '@/components/ui/alert'
+import { Button, buttonClass } from '@/components/ui/button'
+import { Dialog } from '@/components/ui/dialog'
+import { Spinner } from '@/components/ui/spinner'
+import { paths } from '@/config/paths'
+import { useProfile } from '@/lib/api/profile'
+import { formatNumber } from '@/lib/format'
+import { insufficientCredits, useStartExport, type StartedExport } from '../api/start-export'
+import { exportCost, planPayment } from '../cost'
+
+export interface ExportConfirmDialogProps {
+  open: boolean
+  onClose: () => void
+  searchId: string
+  totalCount: number
+  cap: number | null
+  format: 'csv' | 'excel'
+  /** "Lower the cap" way out: the search page sets the cap to what the balance pays for. */
+  onSetCap: (cap: number) => void
+  onStarted: (started: StartedExport) => void
+}
+
+/** Export with eyes open: the cost, who pays, the balance afterwards and the link's life, before anything is charged. */
+export function ExportConfirmDialog({ open, onClose, searchId, totalCount, cap, format, onSetCap, onStarted }: ExportConfirmDialogProps) {
+  const { t, i18n } = useTranslation('exports')
+  const n = (v: number) => formatNumber(i18n.language, v)
+  const profile = useProfile()
+  const start = useStartExport()
+  const cost = exportCost(totalCount, cap)
+  const balance = profile.data
+    ? { subscription: profile.data.remaining_credits, purchased: profile.data.purchased_credits_available }
+    : null
+  const payment = balance ? planPayment(cost, balance) : null
+  const linkDays = profile.data?.subscription_plan?.link_expiration_days
+  const refused = insufficientCredits(start.error)
+
+  const close = () => {
+    start.reset()
+    onClose()
+  }
+
+  const submit = () =>
+    start.mutate(
+      { search_id: searchId, export_format: format, ...(cap !== null ? { max_leads: cap } : {}) },
+      { onSuccess: (started) => onStarted(started) },
+    )
+
+  return (
+    <Dialog
+      open={open}
+      onClose={close}
+      title={t('confirmTitle', { count: cost, formatted: n(cost) })}
+      actions={
+        <>
+          <Button variant="secondary" onClick={close}>
+            {t('cancel')}
+          </Button>
+          <Button onClick={submit} loading={start.isPending} disabled={!payment || !payment.enough || cost === 0}>
+            {t('start')}
+          </Button>
+        </>
+      }
+    >
+      {!payment ? (
+        <p className="flex items-center gap-2 text-sm">
+          <Spinner className="size-4" />
+          {t('balanceLoading')}
+        </p>
+      ) : (
+        <div className="space-y-4 text-sm">
+          {cost === 0 && <Alert tone="info">{t('nothingToExport')}</Alert>}
+          <dl className="grid grid-cols-[1fr_auto] gap-x-4 gap-y-2">
+            <dt>
+              {t('cost')}
+              <span className="block text-xs text-slate-600 dark:text-slate-400">
+                {t('costExplained')}
+                {cap !== null && cap < totalCount ? ` · ${t('capped', { formatted: n(cap) })}` : ''}
+              </span>
+            </dt>
+            <dd className="text-end font-semibold tabular-nums" data-testid="export-cost">
+              {t('credits', { count: cost, formatted: n(cost) })}
+            </dd>
+            <dt>{t('formatLabel')}</dt>
+            <dd className="text-end">{format === 'excel' ? 'Excel (XLSX)' : 'CSV'}</dd>
+            {payment.enough && (
+              <>
+                <dt>{t('fromSubscription')}</dt>
+                <dd className="text-end tabular-nums">{n(payment.fromSubscription)}</dd>
+                <dt>{t('fromPurchased')}</dt>
+                <dd className="text-end tabular-nums">{n(payment.fromPurchased)}</dd>
+                <dt>
+                  {t('balanceAfter')}
+                  <span className="block text-xs text-slate-600 dark:text-slate-400">
+                    {t('balanceSplit', { subscription: n(payment.after.subscription), purchased: n(payment.after.purchased) })}
+                  </span>
+                </dt>
+                <dd className="text-end font-semibold tabular-nums" data-testid="balance-after">
+                  {t('credits', { count: payment.after.total, formatted: n(payment.after.total) })}
+                </dd>
+              </>
+            )}
+          </dl>
+          {linkDays !== undefined && linkDays > 0 && <p>{t('linkDays', { count: linkDays, formatted: n(linkDays) })}</p>}
+          {!payment.enough && (
+            <Alert tone="warning" title={t('notEnough')}>
+              <p>{t('notEnoughBody', { required: n(cost), available: n(payment.available) })}</p>
+              <p className="mt-2">{t('waysOut')}</p>
+              <div className="mt-2 flex flex-wrap gap-2">
+                {payment.available > 0 && (
+                  <Button variant="secondary" onClick={() => onSetCap(payment.available)}>
+                    {t('lowerCap', { count: payment.available, formatted: n(payment.available) })}
+                  </Button>
+                )}
+                <Button variant="secondary" onClick={close}>
+                  {t('narrow')}
+                </Button>
+                <Link to={paths.plans} className={buttonClass('secondary')}>
+                  {t('seePlans')}
+                </Link>
+              </div>
+            </Alert>
+          )}
+          {refused && (
+            <Alert tone="error" title={t('notEnough')}>
+              {t('serverNotEnough', {
+                required: refused.required === undefined ? '?' : n(refused.required),
+                available: refused.available === undefined ? '?' : n(refused.available),
+              })}
+            </Alert>
+          )}
+          {start.isError && !refused && <Alert tone="error">{t('startError')}</Alert>}
+        </div>
+      )}
+    </Dialog>
+  )
+}

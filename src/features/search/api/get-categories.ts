@@ -1,0 +1,26 @@
+import { queryOptions } from '@tanstack/react-query'
+import { z } from 'zod'
+import { api } from '@/lib/api-client'
+import { searchKeys } from '../search-keys'
+import { idSchema, optionalName } from './schemas'
+
+export const categorySchema = z.looseObject({
+  id: idSchema,
+  slug: optionalName,
+  name: z.string(),
+  name_en: optionalName,
+})
+export type Category = z.infer<typeof categorySchema>
+
+export const CATEGORY_LIMIT = 20
+
+export const getCategories = (q: string, lang: string, signal?: AbortSignal) =>
+  api('/api/categories', { query: { q, limit: CATEGORY_LIMIT, lang }, schema: z.array(categorySchema), signal })
+
+/** Type-ahead: the service searches English and localized names and answers in `lang`. */
+export const categoriesOptions = (q: string, lang: string) =>
+  queryOptions({
+    queryKey: searchKeys.categories(q, lang),
+    queryFn: ({ signal }) => getCategories(q, lang, signal),
+    staleTime: 10 * 60_000,
+  })

@@ -1,0 +1,27 @@
+import { queryOptions } from '@tanstack/react-query'
+import { z } from 'zod'
+import { api } from '@/lib/api-client'
+import { searchKeys } from '../search-keys'
+import { idSchema, optionalId, optionalName } from './schemas'
+
+export const level3Schema = z.looseObject({
+  id: idSchema,
+  name: z.string(),
+  code: optionalName,
+  level2_id: optionalId,
+  level2_name: optionalName,
+  level1_id: optionalId,
+  level1_name: optionalName,
+})
+export type Level3 = z.infer<typeof level3Schema>
+
+export const getLevel3 = (country: string, states: string[], counties: string[], signal?: AbortSignal) =>
+  api('/api/locations/level3', { query: { country, states, counties }, schema: z.array(level3Schema), signal })
+
+/** Cities of the chosen states and counties. */
+export const level3Options = (country: string, states: string[], counties: string[]) =>
+  queryOptions({
+    queryKey: searchKeys.level3(country, states, counties),
+    queryFn: ({ signal }) => getLevel3(country, states, counties, signal),
+    staleTime: 60 * 60_000,
+  })

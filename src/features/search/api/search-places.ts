@@ -1,0 +1,39 @@
+import { queryOptions } from '@tanstack/react-query'
+import { z } from 'zod'
+import { api } from '@/lib/api-client'
+import { searchKeys } from '../search-keys'
+import { idSchema, optionalId, optionalName } from './schemas'
+
+export const placeHitSchema = z.looseObject({
+  id: idSchema,
+  name: z.string(),
+  level: z.union([z.number(), z.string()]).transform((l) => Number(String(l).replace(/\D/g, '')) || 1),
+  country: optionalName,
+  level1_id: optionalId,
+  level1_name: optionalName,
+  level2_id: optionalId,
+  level2_name: optionalName,
+})
+export type PlaceHit = z.infer<typeof placeHitSchema>
+
+const hits = z.array(placeHitSchema).nullish().transform((v) => v ?? [])
+export const placeSearchSchema = z.looseObject({ level1: hits, level2: hits, level3: hits })
+
+export interface PlaceSearchParams {
+  q: string
+  country: string | undefined
+  states: string[]
+  counties: string[]
+}
+
+export const searchPlaces = (params: PlaceSearchParams, signal?: AbortSignal) =>
+  api('/api/locations/search', { query: { ...params }, schema: placeSearchSchema, signal })
+
+/** Fuzzy search over all three levels (≤ 10 per level), narrowed by chosen states/counties. */
+export const placeSearchOptions = (params: PlaceSearchParams) =>
+  queryOptions({
+    queryKey: searchKeys.places(params),
+    queryFn: ({ signal }) => searchPlaces(params, signal),
+    enabled: params.q.trim().length >= 2,
+    staleTime: 5 * 60_000,
+  })

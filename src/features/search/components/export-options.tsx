@@ -1,0 +1,61 @@
+import { useId, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { TextField } from '@/components/ui/field'
+import type { ExportFormat, SearchFilters } from '../filters'
+
+const MAX_CAP = 2_147_483_647
+
+/** The cap and the file format: part of the search, so they live in the address bar too. */
+export function ExportOptions({ filters, onChange }: { filters: SearchFilters; onChange: (next: SearchFilters, opts?: { replace?: boolean }) => void }) {
+  const { t } = useTranslation('search')
+  const formatName = useId()
+  // the text being typed, and the address bar's cap it was last synced with (back/forward resets it)
+  const [draft, setDraft] = useState({ text: filters.cap === null ? '' : String(filters.cap), cap: filters.cap })
+  let text = draft.text
+  if (draft.cap !== filters.cap) {
+    text = filters.cap === null ? '' : String(filters.cap)
+    setDraft({ text, cap: filters.cap })
+  }
+  const trimmed = text.trim()
+  const parsed = Number(trimmed)
+  const invalid = trimmed !== '' && (!/^\d+$/.test(trimmed) || parsed < 1 || parsed > MAX_CAP)
+
+  return (
+    <div className="space-y-4">
+      <TextField
+        label={t('cap')}
+        hint={t('capHint')}
+        inputMode="numeric"
+        autoComplete="off"
+        value={text}
+        error={invalid ? t('capInvalid') : undefined}
+        onChange={(e) => {
+          const next = e.target.value
+          const n = Number(next.trim())
+          const valid = next.trim() === '' || (/^\d+$/.test(next.trim()) && n >= 1 && n <= MAX_CAP)
+          setDraft({ text: next, cap: draft.cap })
+          const cap = next.trim() === '' ? null : n
+          if (valid && cap !== filters.cap) onChange({ ...filters, cap }, { replace: true })
+        }}
+      />
+      <fieldset>
+        <legend className="mb-1 text-sm font-medium">{t('format')}</legend>
+        <div className="flex flex-wrap gap-4">
+          {(['csv', 'excel'] as ExportFormat[]).map((format) => (
+            <label key={format} className="flex min-h-10 items-center gap-2 text-sm">
+              <input
+                type="radio"
+                name={formatName}
+                value={format}
+                className="size-4 accent-brand-600"
+                checked={filters.format === format}
+                onChange={() => onChange({ ...filters, format })}
+              />
+              {t(format)}
+            </label>
+          ))}
+        </div>
+      </fieldset>
+    </div>
+  )
+}

@@ -1,0 +1,241 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query'
+import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Highlight, MultiCombobox } from '@/components/ui/combobox'
+import { countryName } from '@/lib/format'
+import { level1Options } from '../api/get-level1'
+import { level2Options } from '../api/get-level2'
+import { level3Options } from '../api/get-level3'
+import { placeSearchOptions, type PlaceHit } from '../api/search-places'
+import type { Place, SearchFilters } from '../filters'
+import { useDebouncedValue } from '../hooks/use-debounced-value'
+import { TYPEAHEAD_DEBOUNCE_MS } from './category-picker'
+
+/** Long lists (counties, cities) show this many matches; typing narrows them. */
+const MAX_SHOWN = 100
+
+type PlaceLevels = Pick<SearchFilters, 'level1' | 'level2' | 'level3'>
+
+interface ListItem {
+  id: string
+  name: string
+  parents: string[]
+}
+
+function localFilter(items: ListItem[], query: string) {
+  const q = query.trim().toLocaleLowerCase()
+  const matching = q ? items.filter((i) => i.name.toLocaleLowerCase().includes(q)) : items
+  return { shown: matching.slice(0, MAX_SHOWN), total: matching.length }
+}
+
+function ListPicker({
+  label,
+  toggleLabel,
+  items,
+  chosen,
+  country,
+  onChange,
+  loading,
+  error,
+  disabled,
+  hint,
+}: {
+  label: string
+  toggleLabel: string
+  items: ListItem[]
+  chosen: Place[]
+  country: string
+  onChange: (next: Place[]) => void
+  loading: boolean
+  error: boolean
+  disabled?: boolean
+  hint?: string
+}) {
+  const { t } = useTranslation('search')
+  const [query, setQuery] = useState('')
+  const { shown, total } = localFilter(items, query)
+  const selected = chosen.map((p) => items.find((i) => i.id === p.id) ?? { id: p.id, name: p.name, parents: [] })
+  return (
+    <MultiCombobox<ListItem>
+      label={label}
+      toggleLabel={toggleLabel}
+      placeholder={t('filterPlaceholder')}
+      options={shown}
+      value={selected}
+      onChange={(next) => onChange(next.map((i) => ({ id: i.id, name: i.name, country })))}
+      getKey={(i) => i.id}
+      getLabel={(i) => i.name}
+      renderOption={(i, q) => (
+        <>
+          <Highlight text={i.name} query={q} />
+          {i.parents.length > 0 && (
+            <span className="block text-xs opacity-75">{t('inParent', { parent: i.parents.join(', ') })}</span>
+          )}
+        </>
+      )}
+      query={query}
+      onQueryChange={setQuery}
+      loading={loading}
+      loadingLabel={t('loading')}
+      emptyText={error ? t('loadError') : t('noMatch')}
+      footer={total > shown.length ? t('moreOptions', { shown: shown.length, total }) : undefined}
+      disabled={disabled}
+      hint={hint}
+    />
+  )
+}
+
+/** States/regions, then counties narrowed by the chosen states, then cities of the chosen states and counties. */
+export function LevelPickers({
+  country,
+  places,
+  onChange,
+}: {
+  country: string
+  places: PlaceLevels
+  onChange: (next: PlaceLevels) => void
+}) {
+  const { t } = useTranslation('search')
+  const states = places.level1.map((p) => p.id)
+  const counties = places.level2.map((p) => p.id)
+  const l1 = useQuery(level1Options(country))
+  const l2 = useQuery({ ...level2Options(country, states), placeholderData: keepPreviousData })
+  const citiesEnabled = states.length + counties.length > 0
+  const l3 = useQuery({ ...level3Options(country, states, counties), enabled: citiesEnabled, placeholderData: keepPreviousData })
+
+  return (
+    <div className="grid gap-4 sm:grid-cols-3">
+      <ListPicker
+        label={t('states')}
+        toggleLabel={t('statesToggle')}
+        items={(l1.data ?? []).map((s) => ({ id: s.id, name: s.name, parents: [] }))}
+        chosen={places.level1}
+        country={country}
+        onChange={(level1) => onChange({ ...places, level1 })}
+        loading={l1.isFetching}
+        error={l1.isError}
+      />
+      <ListPicker
+        label={t('counties')}
+        toggleLabel={t('countiesToggle')}
+        items={(l2.data ?? []).map((c) => ({ id: c.id, name: c.name, parents: c.level1_name ? [c.level1_name] : [] }))}
+        chosen={places.level2}
+        country={country}
+        onChange={(level2) => onChange({ ...places, level2 })}
+        loading={l2.isFetching}
+        error={l2.isError}
+      />
+      <ListPicker
+        label={t('cities')}
+        toggleLabel={t('citiesToggle')}
+        items={(citiesEnabled ? (l3.data ?? []) : []).map((c) => ({
+          id: c.id,
+          name: c.name,
+          parents: [c.level2_name, c.level1_name].filter((n): n is string => Boolean(n)),
+        }))}
+        chosen={places.level3}
+        country={country}
+        onChange={(level3) => onChange({ ...places, level3 })}
+        loading={citiesEnabled && l3.isFetching}
+        error={l3.isError}
+        disabled={!citiesEnabled && places.level3.length === 0}
+        hint={citiesEnabled ? undefined : t('citiesNeedParent')}
+      />
+    </div>
+  )
+}
+
+interface HitOption {
+  key: string
+  level: 1 | 2 | 3
+  id: string
+  name: string
+  country: string
+  parents: string[]
+}
+
+const levelField = { 1: 'level1', 2: 'level2', 3: 'level3' } as const
+
+function toOption(hit: PlaceHit, fallbackCountry: string, level: 1 | 2 | 3): HitOption {
+  return {
+    key: `${level}:${hit.id}`,
+    level,
+    id: hit.id,
+    name: hit.name,
+    country: (hit.country ?? fallbackCountry).toUpperCase(),
+    parents: [hit.level2_name, hit.level1_name].filter((n): n is string => Boolean(n)),
+  }
+}
+
+/** One box that finds a place on any level by name; parents tell apart places that share a name. */
+export function PlaceSearch({
+  countries,
+  places,
+  onChange,
+}: {
+  countries: string[]
+  places: PlaceLevels
+  onChange: (next: PlaceLevels) => void
+}) {
+  const { t, i18n } = useTranslation('search')
+  const [query, setQuery] = useState('')
+  const q = useDebouncedValue(query.trim(), TYPEAHEAD_DEBOUNCE_MS)
+  const single = countries.length === 1 ? countries[0] : undefined
+  const { data, isFetching, isError } = useQuery({
+    ...placeSearchOptions({
+      q,
+      country: single,
+      states: places.level1.map((p) => p.id),
+      counties: places.level2.map((p) => p.id),
+    }),
+    placeholderData: keepPreviousData,
+  })
+  const fallback = single ?? countries[0] ?? ''
+  const hits: HitOption[] =
+    q.length >= 2 && data
+      ? [
+          ...data.level1.map((h) => toOption(h, fallback, 1)),
+          ...data.level2.map((h) => toOption(h, fallback, 2)),
+          ...data.level3.map((h) => toOption(h, fallback, 3)),
+        ].filter((h) => countries.includes(h.country))
+      : []
+  const levelName = { 1: t('levelStates'), 2: t('levelCounties'), 3: t('levelCities') }
+  const selected: HitOption[] = ([1, 2, 3] as const).flatMap((level) =>
+    places[levelField[level]].map((p) => ({ key: `${level}:${p.id}`, level, id: p.id, name: p.name, country: p.country, parents: [] })),
+  )
+
+  return (
+    <MultiCombobox<HitOption>
+      label={t('placeSearch')}
+      toggleLabel={t('placeSearchToggle')}
+      placeholder={t('placeSearchPlaceholder')}
+      hint={t('placeSearchHint')}
+      options={hits}
+      value={selected}
+      onChange={(next) =>
+        onChange({
+          level1: next.filter((h) => h.level === 1).map(({ id, name, country }) => ({ id, name, country })),
+          level2: next.filter((h) => h.level === 2).map(({ id, name, country }) => ({ id, name, country })),
+          level3: next.filter((h) => h.level === 3).map(({ id, name, country }) => ({ id, name, country })),
+        })
+      }
+      getKey={(h) => h.key}
+      getLabel={(h) => h.name}
+      renderOption={(h, typed) => (
+        <>
+          <Highlight text={h.name} query={typed} />
+          <span className="block text-xs opacity-75">
+            {[levelName[h.level], ...h.parents, countries.length > 1 ? countryName(i18n.language, h.country) : null]
+              .filter(Boolean)
+              .join(' · ')}
+          </span>
+        </>
+      )}
+      query={query}
+      onQueryChange={setQuery}
+      loading={isFetching}
+      loadingLabel={t('loading')}
+      emptyText={q.length >= 2 ? (isError ? t('loadError') : t('noMatch')) : undefined}
+    />
+  )
+}

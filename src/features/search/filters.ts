@@ -1,0 +1,159 @@
+/**
+ * The whole search as plain data, and its one-to-one mapping to the address bar, so that a
+ * reload, back/forward or a pasted link restores it exactly.
+ */
+export type ExportFormat = 'csv' | 'excel'
+
+/** A chosen category or place: the id the service filters by, plus the name shown on its chip. */
+export interface NamedId {
+  id: string
+  name: string
+}
+
+/** A chosen place remembers its country, so removing the country drops its places. */
+export interface Place extends NamedId {
+  country: string
+}
+
+export interface SearchFilters {
+  countries: string[]
+  categories: NamedId[]
+  level1: Place[]
+  level2: Place[]
+  level3: Place[]
+  email: boolean
+  phone: boolean
+  website: boolean
+  mainActivityOnly: boolean
+  /** Most leads to export; null = all that match. */
+  cap: number | null
+  format: ExportFormat
+}
+
+export const emptyFilters: SearchFilters = {
+  countries: [],
+  categories: [],
+  level1: [],
+  level2: [],
+  level3: [],
+  email: false,
+  phone: false,
+  website: false,
+  mainActivityOnly: false,
+  cap: null,
+  format: 'csv',
+}
+
+const FLAGS = [
+  ['email', 'email'],
+  ['phone', 'phone'],
+  ['website', 'website'],
+  ['mainActivityOnly', 'main'],
+] as const
+
+const PLACE_LEVELS = [
+  ['level1', 'l1'],
+  ['level2', 'l2'],
+  ['level3', 'l3'],
+] as const
+
+// "id:name" and "country:id:name": ids and alpha-2 codes never hold a colon, names may.
+const encodeNamed = (n: NamedId) => `${n.id}:${n.name}`
+const encodePlace = (p: Place) => `${p.country}:${p.id}:${p.name}`
+
+function decodeNamed(raw: string): NamedId | null {
+  const i = raw.indexOf(':')
+  const id = (i < 0 ? raw : raw.slice(0, i)).trim()
+  if (!id) return null
+  return { id, name: i < 0 ? id : raw.slice(i + 1) }
+}
+
+function decodePlace(raw: string): Place | null {
+  const i = raw.indexOf(':')
+  if (i < 0) return null
+  const country = raw.slice(0, i).toUpperCase()
+  const rest = decodeNamed(raw.slice(i + 1))
+  if (!/^[A-Z]{2}$/.test(country) || !rest) return null
+  return { country, ...rest }
+}
+
+function uniqueBy<T>(items: T[], key: (t: T) => string): T[] {
+  const seen = new Set<string>()
+  return items.filter((t) => {
+    const k = key(t)
+    if (seen.has(k)) return false
+    seen.add(k)
+    return true
+  })
+}
+
+export function filtersToSearchParams(f: SearchFilters): URLSearchParams {
+  const p = new URLSearchParams()
+  for (const c of f.countries) p.append('country', c)
+  for (const c of f.categories) p.append('cat', encodeNamed(c))
+  for (const [field, param] of PLACE_LEVELS) for (const place of f[field]) p.append(param, encodePlace(place))
+  for (const [field, param] of FLAGS) if (f[field]) p.set(param, '1')
+  if (f.cap !== null) p.set('cap', String(f.cap))
+  if (f.format !== 'csv') p.set('format', f.format)
+  return p
+}
+
+export function searchParamsToFilters(p: URLSearchParams): SearchFilters {
+  const countries = uniqueBy(
+    p.getAll('country').map((c) => c.trim().toUpperCase()).filter((c) => /^[A-Z]{2}$/.test(c)),
+    (c) => c,
+  )
+  const categories = uniqueBy(
+    p.getAll('cat').map(decodeNamed).filter((n): n is NamedId => n !== null),
+    (n) => n.id,
+  )
+  const places = Object.fromEntries(
+    PLACE_LEVELS.map(([field, param]) => [
+      field,
+      uniqueBy(
+        p.getAll(param).map(decodePlace).filter((x): x is Place => x !== null && countries.includes(x.country)),
+        (x) => x.id,
+      ),
+    ]),
+  ) as Pick<SearchFilters, 'level1' | 'level2' | 'level3'>
+  const flags = Object.fromEntries(FLAGS.map(([field, param]) => [field, p.get(param) === '1'])) as Pick<
+    SearchFilters,
+    'email' | 'phone' | 'website' | 'mainActivityOnly'
+  >
+  const capRaw = Number(p.get('cap'))
+  const cap = p.has('cap') && Number.isInteger(capRaw) && capRaw > 0 && capRaw <= 2_147_483_647 ? capRaw : null
+  return {
+    countries,
+    categories,
+    ...places,
+    ...flags,
+    cap,
+    format: p.get('format') === 'excel' ? 'excel' : 'csv',
+  }
+}
+
+/** The query of GET /api/companies/ (what the count depends on: not the cap, not the format). */
+export function previewQuery(f: SearchFilters) {
+  return {
+    countries: f.countries,
+    category: f.categories.map((c) => c.id),
+    level1_location: f.level1.map((p) => p.id),
+    level2_location: f.level2.map((p) => p.id),
+    level3_location: f.level3.map((p) => p.id),
+    email: f.email || undefined,
+    phone_number: f.phone || undefined,
+    website: f.website || undefined,
+    main_activity_only: f.mainActivityOnly || undefined,
+  }
+}
+
+export type PreviewQuery = ReturnType<typeof previewQuery>
+
+/** Drops places of countries no longer chosen. */
+export function withCountries(f: SearchFilters, countries: string[]): SearchFilters {
+  const keep = (p: Place) => countries.includes(p.country)
+  return { ...f, countries, level1: f.level1.filter(keep), level2: f.level2.filter(keep), level3: f.level3.filter(keep) }
+}
+
+export const hasAnyFilter = (f: SearchFilters) =>
+  f.countries.length + f.categories.length > 0 || f.email || f.phone || f.website || f.mainActivityOnly
