@@ -1,6 +1,11 @@
+import type { MiddlewareHandler } from 'hono'
+import type { AppEnv } from '../app-env.ts'
 import { requireAuth } from './auth.ts'
 import { rateLimit } from './rate-limit.ts'
 
-/** Middleware for every protected route: `createRoute({ ..., middleware: authed, security })`. */
-export const authed = [requireAuth, rateLimit()] as const
-export const security = [{ bearer: [] }, { token: [] }]
+/**
+ * Middleware for every protected route: `createRoute({ ..., middleware: authed, security })`.
+ * Typed as mutable arrays: createRoute does not accept readonly tuples.
+ */
+export const authed: MiddlewareHandler<AppEnv>[] = [requireAuth, rateLimit()]
+export const security: Record<string, string[]>[] = [{ bearer: [] }, { token: [] }]

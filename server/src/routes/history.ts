@@ -1,6 +1,257 @@
-import type { OpenAPIHono } from '@hono/zod-openapi'
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi'
 import type { AppEnv } from '../app-env.ts'
+import { authed, security } from '../lib/authed.ts'
+import { HttpError, notFound } from '../lib/errors.ts'
+import { downloadDelta, type ExportRow } from '../lib/exports.ts'
+import { authErrors, idParam, INT32_MAX, jsonBody, jsonError } from '../lib/schemas.ts'
+
+const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null)
+
+const HistoryEntrySchema = z
+  .object({
+    search_id: z.number().int(),
+    filters: z.record(z.string(), z.unknown()),
+    created_at: z.string().openapi({ format: 'date-time' }),
+    status: z.enum(['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED']),
+    progress: z.number().int(),
+    lead_count: z.number().int(),
+    credits_charged: z.number().int(),
+    export_format: z.enum(['csv', 'excel']),
+    capped: z.boolean(),
+    max_leads: z.number().int().nullable(),
+    delta_of: z.number().int().nullable(),
+    filename: z.string().nullable(),
+    file_size_bytes: z.number().int().nullable(),
+    completed_at: z.string().nullable().openapi({ format: 'date-time' }),
+    expires_at: z.string().nullable().openapi({ format: 'date-time' }),
+    error: z.string().nullable(),
+  })
+  .openapi('HistoryEntry')
+
+type HistoryEntry = z.infer<typeof HistoryEntrySchema>
+
+function toEntry(r: ExportRow): HistoryEntry {
+  return {
+    search_id: r.id,
+    filters: r.filters && typeof r.filters === 'object' ? (r.filters as Record<string, unknown>) : {},
+    created_at: new Date(r.created_at).toISOString(),
+    status: (r.status ?? 'PENDING') as HistoryEntry['status'],
+    progress: r.progress,
+    lead_count: r.lead_count,
+    credits_charged: r.credits_charged,
+    export_format: r.export_format ?? 'csv',
+    capped: r.capped,
+    max_leads: r.max_leads,
+    delta_of: r.delta_of,
+    filename: r.filename,
+    file_size_bytes: r.file_size_bytes === null ? null : Number(r.file_size_bytes),
+    completed_at: iso(r.completed_at),
+    expires_at: iso(r.expires_at),
+    error: r.error,
+  }
+}
+
+const positiveIntQuery = (name: string, fallback: number, max: number) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v.trim() === '') return fallback
+      if (!/^\d{1,10}$/.test(v.trim()) || Number(v) < 1 || Number(v) > max) {
+        ctx.addIssue({ code: 'custom', message: `Must be an integer from 1 to ${max}.` })
+        return z.NEVER
+      }
+      return Number(v)
+    })
+    .openapi({ param: { name, in: 'query' }, type: 'integer', minimum: 1, maximum: max, default: fallback })
+
+const PageSchema = z
+  .object({
+    count: z.number().int(),
+    next: z.string().nullable(),
+    previous: z.string().nullable(),
+    results: z.array(HistoryEntrySchema),
+  })
+  .openapi('HistoryPage')
+
+const FreshnessSchema = z.object({
+  original_exported_at: z.string().nullable().openapi({ format: 'date-time' }),
+  original_lead_count: z.number().int(),
+  current_total: z.number().int(),
+  new_since_export: z.number().int(),
+  capped: z.boolean(),
+})
+
+const DeltaResultSchema = z
+  .object({
+    status: z.enum(['validated', 'started', 'rejected']),
+    validation_code: z.enum(['ok', 'no_new_leads', 'insufficient_credits', 'fresh_exports_not_allowed', 'not_completed']),
+    search_id: z.number().int(),
+    lead_count: z.number().int(),
+    required_credits: z.number().int(),
+    available_credits: z.number().int(),
+    freshness: FreshnessSchema,
+    freshness_checked_at: z.string().openapi({ format: 'date-time' }),
+  })
+  .openapi('DeltaExportResult')
+
+const delta = { content: { 'application/json': { schema: DeltaResultSchema } } }
+const params = z.object({ search_id: idParam('search_id') })
+
+const listRoute = createRoute({
+  method: 'get',
+  path: '/api/user/search-history',
+  tags: ['History'],
+  summary: 'The caller’s exports, newest first',
+  middleware: authed,
+  security,
+  request: {
+    query: z.object({ page: positiveIntQuery('page', 1, INT32_MAX), page_size: positiveIntQuery('page_size', 20, 100) }),
+  },
+  responses: {
+    200: { description: 'A page of history', content: { 'application/json': { schema: PageSchema } } },
+    400: jsonError('Invalid page or page_size'),
+    404: jsonError('Page out of range'),
+    ...authErrors,
+  },
+})
+
+const entryRoute = createRoute({
+  method: 'get',
+  path: '/api/user/search-history/{search_id}',
+  tags: ['History'],
+  summary: 'One history entry',
+  middleware: authed,
+  security,
+  request: { params },
+  responses: {
+    200: { description: 'Entry', content: { 'application/json': { schema: HistoryEntrySchema } } },
+    400: jsonError('Invalid id'),
+    404: jsonError('No such export of the caller'),
+    ...authErrors,
+  },
+})
+
+const deltaRoute = createRoute({
+  method: 'post',
+  path: '/api/user/search-history/{search_id}/download-delta',
+  tags: ['History'],
+  summary: 'Fresh data for an earlier export (dry_run validates only)',
+  description:
+    'Uncapped original: companies created after the original export, charge = their number. Capped original: a full-expansion export, charge = current total − credits originally charged. `{"dry_run": true}` validates and charges nothing; `{}` starts the export when valid.',
+  middleware: authed,
+  security,
+  request: {
+    params,
+    body: jsonBody(z.object({ dry_run: z.boolean().optional() }).openapi('DeltaRequest'), false),
+  },
+  responses: {
+    200: { description: 'Validated (`ok`), or rejected with `no_new_leads`', ...delta },
+    202: { description: 'Started: the new export’s id is in search_id', ...delta },
+    400: jsonError('Invalid input'),
+    403: { description: 'Rejected: `insufficient_credits` or `fresh_exports_not_allowed`', ...delta },
+    404: jsonError('No such export of the caller'),
+    409: { description: 'Rejected: `not_completed`', ...delta },
+    ...authErrors,
+  },
+})
+
+const retryRoute = createRoute({
+  method: 'post',
+  path: '/api/user/search-history/{search_id}/retry',
+  tags: ['History'],
+  summary: 'Requeue a failed export, at no new charge',
+  middleware: authed,
+  security,
+  request: { params, body: jsonBody(z.object({}).openapi('RetryRequest'), false) },
+  responses: {
+    202: {
+      description: 'Requeued',
+      content: { 'application/json': { schema: z.object({ search_id: z.number().int(), status: z.string() }).openapi('RetryResult') } },
+    },
+    400: jsonError('Invalid input'),
+    404: jsonError('No such export of the caller'),
+    409: jsonError('Only a failed export can be retried'),
+    ...authErrors,
+  },
+})
+
+function pageUrl(requestUrl: string, page: number): string {
+  const u = new URL(requestUrl)
+  u.searchParams.set('page', String(page))
+  return u.toString()
+}
 
 export function registerHistoryRoutes(app: OpenAPIHono<AppEnv>) {
-  void app // TODO: not written yet
+  app.openapi(listRoute, async (c) => {
+    const { page, page_size } = c.req.valid('query')
+    const { db } = c.var.deps
+    const userId = c.var.user.id
+    const count =
+      (await db.query<{ n: number }>("SELECT count(*)::int AS n FROM searches WHERE user_id = $1 AND kind = 'export'", [userId]))
+        .rows[0]?.n ?? 0
+    const pages = Math.max(1, Math.ceil(count / page_size))
+    if (page > pages) throw notFound('Invalid page.')
+    const { rows } = await db.query<ExportRow>(
+      `SELECT * FROM searches WHERE user_id = $1 AND kind = 'export'
+        ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
+      [userId, page_size, (page - 1) * page_size],
+    )
+    return c.json(
+      {
+        count,
+        next: page < pages ? pageUrl(c.req.url, page + 1) : null,
+        previous: page > 1 ? pageUrl(c.req.url, page - 1) : null,
+        results: rows.map(toEntry),
+      },
+      200,
+    )
+  })
+
+  app.openapi(entryRoute, async (c) => {
+    const { search_id } = c.req.valid('param')
+    const row = (
+      await c.var.deps.db.query<ExportRow>("SELECT * FROM searches WHERE id = $1 AND user_id = $2 AND kind = 'export'", [
+        search_id,
+        c.var.user.id,
+      ])
+    ).rows[0]
+    if (!row) throw notFound('Export not found.')
+    return c.json(toEntry(row), 200)
+  })
+
+  app.openapi(deltaRoute, async (c) => {
+    const { search_id } = c.req.valid('param')
+    const body = c.req.valid('json') ?? {}
+    const { db, clock, kickExports } = c.var.deps
+    const { httpStatus, body: result } = await downloadDelta(db, {
+      userId: c.var.user.id,
+      searchId: search_id,
+      dryRun: body.dry_run === true,
+      now: clock.now(),
+    })
+    if (result.status === 'started') kickExports()
+    return c.json(result, httpStatus)
+  })
+
+  app.openapi(retryRoute, async (c) => {
+    const { search_id } = c.req.valid('param')
+    const { db, kickExports } = c.var.deps
+    const userId = c.var.user.id
+    const { rows } = await db.query<{ id: number }>(
+      `UPDATE searches SET status = 'PENDING', error = NULL, progress = 0, processed_count = 0
+        WHERE id = $1 AND user_id = $2 AND kind = 'export' AND status = 'FAILED' RETURNING id`,
+      [search_id, userId],
+    )
+    if (!rows.length) {
+      const exists = await db.query<{ status: string }>("SELECT status FROM searches WHERE id = $1 AND user_id = $2 AND kind = 'export'", [
+        search_id,
+        userId,
+      ])
+      if (!exists.rows[0]) throw notFound('Export not found.')
+      throw new HttpError(409, { detail: `Only a failed export can be retried (status ${exists.rows[0].status}).` })
+    }
+    kickExports()
+    return c.json({ search_id, status: 'PENDING' }, 202)
+  })
 }

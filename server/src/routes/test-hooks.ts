@@ -1,6 +1,170 @@
-import type { OpenAPIHono } from '@hono/zod-openapi'
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi'
 import type { AppEnv } from '../app-env.ts'
+import { authed, security } from '../lib/authed.ts'
+import { loadAccount } from '../lib/credits.ts'
+import { badRequest, notFound } from '../lib/errors.ts'
+import { authErrors, jsonBody, jsonError } from '../lib/schemas.ts'
+import * as companySeed from '../seed/companies.ts'
+
+/**
+ * Test hooks (decisions.md), live only with LEADS_TEST_CLOCK=1; otherwise every path under
+ * /api/_test/ answers 404 as if it did not exist.
+ */
+const TEN_YEARS = 10 * 366 * 86_400
+const DAY_MS = 86_400_000
+
+const clockRoute = createRoute({
+  method: 'post',
+  path: '/api/_test/clock',
+  tags: ['Test hooks'],
+  summary: 'Move the service clock forward (LEADS_TEST_CLOCK=1 only)',
+  request: { body: jsonBody(z.object({ advance_seconds: z.number().int().min(0).max(TEN_YEARS) })) },
+  responses: {
+    200: { description: 'The new time', content: { 'application/json': { schema: z.object({ now: z.string() }) } } },
+    400: jsonError('Invalid input'),
+    404: jsonError('Test clock not enabled'),
+  },
+})
+
+const failRoute = createRoute({
+  method: 'post',
+  path: '/api/_test/fail-next-export',
+  tags: ['Test hooks'],
+  summary: 'The caller’s next export fails in the worker',
+  middleware: authed,
+  security,
+  responses: {
+    200: { description: 'Armed', content: { 'application/json': { schema: z.object({ detail: z.string() }) } } },
+    404: jsonError('Test clock not enabled'),
+    ...authErrors,
+  },
+})
+
+const newCompaniesRoute = createRoute({
+  method: 'post',
+  path: '/api/_test/new-companies',
+  tags: ['Test hooks'],
+  summary: 'Add companies created now (fresh data for download-delta)',
+  middleware: authed,
+  security,
+  request: {
+    body: jsonBody(
+      z.object({
+        count: z.number().int().min(1).max(10_000),
+        countries: z.array(z.string().regex(/^[A-Za-z]{2}$/, 'A two-letter country code.')).min(1).max(20).optional(),
+      }),
+    ),
+  },
+  responses: {
+    201: {
+      description: 'Created',
+      content: { 'application/json': { schema: z.object({ created: z.number().int(), created_at: z.string() }) } },
+    },
+    400: jsonError('Invalid input'),
+    404: jsonError('Test clock not enabled'),
+    ...authErrors,
+  },
+})
+
+const grantRoute = createRoute({
+  method: 'post',
+  path: '/api/_test/grant-credits',
+  tags: ['Test hooks'],
+  summary: 'Set the caller’s subscription credits, add a purchased lot, or switch plan',
+  middleware: authed,
+  security,
+  request: {
+    body: jsonBody(
+      z.object({
+        subscription: z.number().int().min(0).max(100_000_000).optional(),
+        purchased: z.number().int().min(1).max(100_000_000).optional(),
+        purchased_expires_in_days: z.number().int().min(-3650).max(3650).optional(),
+        plan_type: z.string().min(1).max(20).optional(),
+      }),
+    ),
+  },
+  responses: {
+    200: {
+      description: 'The balance now',
+      content: {
+        'application/json': {
+          schema: z.object({ remaining_credits: z.number().int(), purchased_credits_available: z.number().int(), plan_type: z.string().nullable() }),
+        },
+      },
+    },
+    400: jsonError('Invalid input or unknown plan'),
+    404: jsonError('Test clock not enabled'),
+    ...authErrors,
+  },
+})
 
 export function registerTestHookRoutes(app: OpenAPIHono<AppEnv>) {
-  void app // TODO: not written yet
+  app.use('/api/_test/*', async (c, next) => {
+    if (!c.var.deps.config.testClock) return c.json({ detail: 'Not found.' }, 404)
+    await next()
+  })
+
+  app.openapi(clockRoute, async (c) => {
+    const { clock } = c.var.deps
+    clock.advance(c.req.valid('json').advance_seconds)
+    return c.json({ now: clock.now().toISOString() }, 200)
+  })
+
+  app.openapi(failRoute, async (c) => {
+    await c.var.deps.db.query('UPDATE users SET fail_next_export = true WHERE id = $1', [c.var.user.id])
+    return c.json({ detail: 'Your next export will fail.' }, 200)
+  })
+
+  app.openapi(newCompaniesRoute, async (c) => {
+    const { count, countries } = c.req.valid('json')
+    const { db, clock } = c.var.deps
+    const createdAt = clock.now()
+    const codes = countries?.map((s) => s.toUpperCase())
+    if (codes) {
+      const known = await db.query<{ code: string }>('SELECT code FROM countries WHERE code = ANY($1::bpchar[])', [codes])
+      const missing = codes.filter((code) => !known.rows.some((r) => r.code.trim() === code))
+      if (missing.length) throw badRequest({ countries: [`Unknown country: ${missing.join(', ')}.`] })
+    }
+    await companySeed.insertGeneratedCompanies(db, { count, countries: codes, createdAt })
+    return c.json({ created: count, created_at: createdAt.toISOString() }, 201)
+  })
+
+  app.openapi(grantRoute, async (c) => {
+    const body = c.req.valid('json')
+    const { db, clock } = c.var.deps
+    const userId = c.var.user.id
+    const now = clock.now()
+    await db.tx(async (q) => {
+      await loadAccount(q, userId, now, true)
+      if (body.plan_type !== undefined) {
+        const plan = (await q.query<{ id: number }>('SELECT id FROM plans WHERE plan_type = $1', [body.plan_type])).rows[0]
+        if (!plan) throw badRequest({ plan_type: [`Unknown plan: ${body.plan_type}.`] })
+        await q.query('UPDATE users SET plan_id = $2 WHERE id = $1', [userId, plan.id])
+      }
+      if (body.subscription !== undefined) {
+        await q.query('UPDATE users SET remaining_credits = $2 WHERE id = $1', [userId, body.subscription])
+      }
+      if (body.purchased !== undefined) {
+        const expires = new Date(now.getTime() + (body.purchased_expires_in_days ?? 90) * DAY_MS)
+        await q.query(
+          'INSERT INTO credit_lots (user_id, amount, remaining, purchased_at, expires_at) VALUES ($1, $2, $2, $3, $4)',
+          [userId, body.purchased, now, expires],
+        )
+      }
+    })
+    const account = await loadAccount(db, userId, now)
+    if (!account) throw notFound()
+    const lots = await db.query<{ n: number }>(
+      'SELECT coalesce(sum(remaining), 0)::int AS n FROM credit_lots WHERE user_id = $1 AND expires_at > $2',
+      [userId, now],
+    )
+    return c.json(
+      {
+        remaining_credits: account.remaining_credits,
+        purchased_credits_available: lots.rows[0]?.n ?? 0,
+        plan_type: account.plan?.plan_type ?? null,
+      },
+      200,
+    )
+  })
 }

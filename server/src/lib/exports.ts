@@ -1,0 +1,257 @@
+import { createHmac, timingSafeEqual } from 'node:crypto'
+import type { Db, Queryable } from '../db/db.ts'
+import { balanceOf, chargeCredits, insufficientCredits, loadAccount } from './credits.ts'
+import { badRequest, notFound } from './errors.ts'
+import { filtersWhere, normaliseFilters, type Filters } from './filters.ts'
+
+/**
+ * Export start and the download-delta rules (interface 4.3, decisions.md). Both charge in ONE
+ * transaction that first locks the account row (SELECT … FOR UPDATE on PostgreSQL; PGlite runs
+ * transactions one at a time), so concurrent starts can never spend the same credits twice.
+ */
+
+export type ExportFormat = 'csv' | 'excel'
+
+export interface ExportRow {
+  id: number
+  user_id: number
+  kind: 'preview' | 'export'
+  filters: unknown
+  created_at: Date
+  source_search_id: number | null
+  delta_of: number | null
+  status: string | null
+  progress: number
+  processed_count: number
+  lead_count: number
+  credits_charged: number
+  export_format: ExportFormat | null
+  max_leads: number | null
+  capped: boolean
+  created_after: Date | null
+  snapshot_at: Date | null
+  file_path: string | null
+  filename: string | null
+  file_size_bytes: number | string | null
+  completed_at: Date | null
+  expires_at: Date | null
+  error: string | null
+}
+
+/** Companies matching the filters that existed at `upTo` (and, with `after`, were created after it). */
+export async function countMatches(q: Queryable, filters: Filters, upTo: Date, after: Date | null = null): Promise<number> {
+  const where = filtersWhere(filters, 1)
+  const n = where.params.length
+  const params = [...where.params, upTo]
+  let sql = `SELECT count(*)::int AS n FROM companies c WHERE ${where.sql} AND c.created_at <= $${n + 1}`
+  if (after) {
+    params.push(after)
+    sql += ` AND c.created_at > $${n + 2}`
+  }
+  const { rows } = await q.query<{ n: number }>(sql, params)
+  return rows[0]?.n ?? 0
+}
+
+async function insertExport(
+  q: Queryable,
+  e: {
+    userId: number
+    filters: Filters
+    format: ExportFormat
+    maxLeads: number | null
+    capped: boolean
+    leadCount: number
+    credits: number
+    sourceSearchId: number
+    deltaOf: number | null
+    createdAfter: Date | null
+    now: Date
+  },
+): Promise<number> {
+  const { rows } = await q.query<{ id: number }>(
+    `INSERT INTO searches (user_id, kind, filters, filters_hash, created_at, source_search_id, delta_of, status,
+                           lead_count, credits_charged, export_format, max_leads, capped, created_after, snapshot_at)
+     VALUES ($1, 'export', $2, '', $3, $4, $5, 'PENDING', $6, $7, $8, $9, $10, $11, $3) RETURNING id`,
+    [
+      e.userId,
+      JSON.stringify(e.filters),
+      e.now,
+      e.sourceSearchId,
+      e.deltaOf,
+      e.leadCount,
+      e.credits,
+      e.format,
+      e.maxLeads,
+      e.capped,
+      e.createdAfter,
+    ],
+  )
+  return rows[0]!.id
+}
+
+export interface StartedExport {
+  search_id: number
+  status: 'PENDING'
+  lead_count: number
+  credits_charged: number
+}
+
+/** POST /api/download-csv/: one transaction, charge and queue; the caller kicks the worker. */
+export async function startExport(
+  db: Db,
+  req: { userId: number; searchId: number; format: ExportFormat; maxLeads: number | null; now: Date },
+): Promise<StartedExport> {
+  return db.tx(async (q) => {
+    const account = await loadAccount(q, req.userId, req.now, true)
+    if (!account) throw notFound()
+    const source = (
+      await q.query<{ id: number; filters: unknown; source_search_id: number | null }>(
+        'SELECT id, filters, source_search_id FROM searches WHERE id = $1 AND user_id = $2',
+        [req.searchId, req.userId],
+      )
+    ).rows[0]
+    if (!source) throw notFound('Search not found.')
+    const filters = normaliseFilters(asFiltersInput(source.filters))
+    const total = await countMatches(q, filters, req.now)
+    const leadCount = req.maxLeads === null ? total : Math.min(total, req.maxLeads)
+    if (leadCount === 0) {
+      throw badRequest({ search_id: ['No companies match this search: there is nothing to export.'] }, 'Nothing to export.')
+    }
+    const balance = await balanceOf(q, account, req.now)
+    if (balance.available < leadCount) throw insufficientCredits(leadCount, balance.available)
+    const id = await insertExport(q, {
+      userId: req.userId,
+      filters,
+      format: req.format,
+      maxLeads: req.maxLeads,
+      capped: req.maxLeads !== null && req.maxLeads < total,
+      leadCount,
+      credits: leadCount,
+      sourceSearchId: source.source_search_id ?? source.id,
+      deltaOf: null,
+      createdAfter: null,
+      now: req.now,
+    })
+    await chargeCredits(q, account, leadCount, id, req.now)
+    return { search_id: id, status: 'PENDING' as const, lead_count: leadCount, credits_charged: leadCount }
+  })
+}
+
+export const asFiltersInput = (v: unknown): Record<string, unknown> =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {}
+
+export type DeltaStatus = 'validated' | 'started' | 'rejected'
+export type DeltaCode = 'ok' | 'no_new_leads' | 'insufficient_credits' | 'fresh_exports_not_allowed' | 'not_completed'
+
+export interface DeltaResult {
+  status: DeltaStatus
+  validation_code: DeltaCode
+  search_id: number
+  lead_count: number
+  required_credits: number
+  available_credits: number
+  freshness: {
+    original_exported_at: string | null
+    original_lead_count: number
+    current_total: number
+    new_since_export: number
+    capped: boolean
+  }
+  freshness_checked_at: string
+}
+
+const DELTA_HTTP: Record<DeltaCode, 200 | 403 | 409> = {
+  ok: 200,
+  no_new_leads: 200,
+  insufficient_credits: 403,
+  fresh_exports_not_allowed: 403,
+  not_completed: 409,
+}
+
+/**
+ * download-delta (interface 4.3 rules 1–2, decisions.md):
+ * - uncapped original: only companies created after the original's snapshot, charge = their number;
+ * - capped original: a full-expansion export of all current matches, charge = current total − credits
+ *   originally charged.
+ * `dryRun` validates only; otherwise a valid request starts the export at once (status `started`,
+ * the new export's id in `search_id`, HTTP 202).
+ */
+export async function downloadDelta(
+  db: Db,
+  req: { userId: number; searchId: number; dryRun: boolean; now: Date },
+): Promise<{ httpStatus: 200 | 202 | 403 | 409; body: DeltaResult }> {
+  return db.tx(async (q) => {
+    const account = await loadAccount(q, req.userId, req.now, !req.dryRun)
+    if (!account) throw notFound()
+    const original = (
+      await q.query<ExportRow>("SELECT * FROM searches WHERE id = $1 AND user_id = $2 AND kind = 'export'", [
+        req.searchId,
+        req.userId,
+      ])
+    ).rows[0]
+    if (!original) throw notFound('Export not found.')
+    const filters = normaliseFilters(asFiltersInput(original.filters))
+    const snapshot = original.snapshot_at ? new Date(original.snapshot_at) : new Date(original.created_at)
+    const currentTotal = await countMatches(q, filters, req.now)
+    const newSince = await countMatches(q, filters, req.now, snapshot)
+    const balance = await balanceOf(q, account, req.now)
+    const leadCount = original.capped ? currentTotal : newSince
+    const required = original.capped ? Math.max(0, currentTotal - original.credits_charged) : newSince
+    const result = (status: DeltaStatus, code: DeltaCode, searchId = original.id): DeltaResult => ({
+      status,
+      validation_code: code,
+      search_id: searchId,
+      lead_count: leadCount,
+      required_credits: required,
+      available_credits: balance.available,
+      freshness: {
+        original_exported_at: snapshot.toISOString(),
+        original_lead_count: original.lead_count,
+        current_total: currentTotal,
+        new_since_export: newSince,
+        capped: original.capped,
+      },
+      freshness_checked_at: req.now.toISOString(),
+    })
+    const reject = (code: DeltaCode) => ({ httpStatus: DELTA_HTTP[code], body: result('rejected', code) })
+
+    if (!account.plan?.allows_fresh_exports) return reject('fresh_exports_not_allowed')
+    if (original.status !== 'COMPLETED') return reject('not_completed')
+    if (required === 0 || leadCount === 0) return reject('no_new_leads')
+    if (balance.available < required) return reject('insufficient_credits')
+    if (req.dryRun) return { httpStatus: 200 as const, body: result('validated', 'ok') }
+
+    const id = await insertExport(q, {
+      userId: req.userId,
+      filters,
+      format: original.export_format ?? 'csv',
+      maxLeads: null,
+      capped: false,
+      leadCount,
+      credits: required,
+      sourceSearchId: original.source_search_id ?? original.id,
+      deltaOf: original.id,
+      createdAfter: original.capped ? null : snapshot,
+      now: req.now,
+    })
+    await chargeCredits(q, account, required, id, req.now)
+    return { httpStatus: 202 as const, body: result('started', 'ok', id) }
+  })
+}
+
+/** HMAC of `user:id:expires` (config.secret): the download URL carries no auth token (decisions.md). */
+export function signDownload(secret: string, userId: number, searchId: number, expires: number): string {
+  return createHmac('sha256', secret).update(`${userId}:${searchId}:${expires}`).digest('hex')
+}
+
+export function verifyDownloadSignature(
+  secret: string,
+  userId: number,
+  searchId: number,
+  expires: number,
+  sig: string,
+): boolean {
+  const expected = Buffer.from(signDownload(secret, userId, searchId, expires), 'hex')
+  const given = /^[0-9a-f]{64}$/i.test(sig) ? Buffer.from(sig, 'hex') : Buffer.alloc(0)
+  return given.length === expected.length && timingSafeEqual(given, expected)
+}

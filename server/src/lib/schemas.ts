@@ -1,0 +1,96 @@
+import { z } from '@hono/zod-openapi'
+
+/** Shared zod schemas of the accounts side (interface parts 2 and 8); they also feed the OpenAPI doc. */
+
+export const INT32_MIN = -2_147_483_648
+export const INT32_MAX = 2_147_483_647
+
+export const LANGUAGES = [
+  'bg', 'cs', 'da', 'de', 'el', 'fr', 'en', 'es', 'et', 'fi', 'he', 'hr', 'hu', 'it',
+  'lt', 'lv', 'nb', 'nl', 'pl', 'pt', 'ro', 'sk', 'sl', 'sr', 'sv', 'th', 'tr',
+] as const
+
+export const int32 = () => z.number().int().min(INT32_MIN).max(INT32_MAX)
+export const languageSchema = z.enum(LANGUAGES).openapi({ description: 'Two-letter UI language (27 values).' })
+export const emailSchema = z.email().max(254)
+export const nameSchema = z.string().max(150)
+/** A positive int32 id in a path. */
+export const idParam = (name: string) =>
+  z
+    .string()
+    .regex(/^\d{1,10}$/, 'Must be a positive integer.')
+    .transform(Number)
+    .refine((n) => n >= 1 && n <= INT32_MAX, 'Must be a positive 32-bit integer.')
+    .openapi({ param: { name, in: 'path' }, type: 'integer', example: 1 })
+
+export const ErrorSchema = z
+  .object({
+    detail: z.string(),
+    code: z.string().optional(),
+    errors: z.record(z.string(), z.array(z.string())).optional(),
+  })
+  .openapi('Error')
+
+export const InsufficientCreditsSchema = z
+  .object({
+    detail: z.string(),
+    validation_code: z.literal('insufficient_credits'),
+    required_credits: z.number().int(),
+    available_credits: z.number().int(),
+  })
+  .openapi('InsufficientCredits')
+
+export const jsonError = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: ErrorSchema } },
+})
+
+export const jsonBody = <T extends z.ZodType>(schema: T, required = true) => ({
+  required,
+  content: { 'application/json': { schema } },
+})
+
+/** The 401/429 answers every protected route can give. */
+export const authErrors = {
+  401: jsonError('Credential missing, invalid or expired (`code: token_not_valid`).'),
+  429: jsonError('Rate limit exceeded; see Retry-After.'),
+} as const
+
+export const SubscriptionPlanSchema = z
+  .object({
+    id: z.number().int(),
+    plan_type: z.string().max(20),
+    monthly_credits: int32(),
+    price_per_month: z.string().regex(/^-?\d{0,8}(?:\.\d{0,2})?$/),
+    link_expiration_days: int32(),
+    product_id: z.string().max(100),
+    price_id: z.string().max(100),
+    is_active: z.boolean(),
+    is_sellable: z.boolean(),
+    allows_fresh_exports: z.boolean(),
+    created_at: z.string().openapi({ format: 'date-time' }),
+    updated_at: z.string().openapi({ format: 'date-time' }),
+  })
+  .openapi('SubscriptionPlan')
+
+export type SubscriptionPlan = z.infer<typeof SubscriptionPlanSchema>
+
+export const UserSchema = z
+  .object({
+    id: z.number().int(),
+    email: z.string(),
+    first_name: z.string(),
+    last_name: z.string(),
+    subscription_plan: SubscriptionPlanSchema.nullable(),
+    total_credits: z.number().int(),
+    remaining_credits: int32().nullable(),
+    purchased_credits_available: z.number().int(),
+    purchased_credits_expiring_soon: z.number().int(),
+    current_period_start: int32().nullable().openapi({ description: 'Epoch seconds.' }),
+    current_period_end: int32().nullable().openapi({ description: 'Epoch seconds.' }),
+    can_download_fresh_exports: z.boolean(),
+    preferred_language: languageSchema,
+  })
+  .openapi('User')
+
+export type User = z.infer<typeof UserSchema>
