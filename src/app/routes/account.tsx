@@ -1,4 +1,5 @@
-// Placeholder: replaced by the page's real module.
+import { AccountPage } from '@/features/account/components/account-page'
+
 export function Component() {
-  return <main><h1>account</h1></main>
+  return <AccountPage />
 }

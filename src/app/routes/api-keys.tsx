@@ -1,4 +1,5 @@
-// Placeholder: replaced by the page's real module.
+import { ApiKeysPage } from '@/features/api-keys/components/api-keys-page'
+
 export function Component() {
-  return <main><h1>api-keys</h1></main>
+  return <ApiKeysPage />
 }

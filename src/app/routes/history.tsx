@@ -1,4 +1,5 @@
-// Placeholder: replaced by the page's real module.
+import { HistoryPage } from '@/features/history/components/history-page'
+
 export function Component() {
-  return <main><h1>history</h1></main>
+  return <HistoryPage />
 }

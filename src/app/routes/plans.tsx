@@ -1,4 +1,5 @@
-// Placeholder: replaced by the page's real module.
+import { PlansPage } from '@/features/plans/components/plans-page'
+
 export function Component() {
-  return <main><h1>plans</h1></main>
+  return <PlansPage />
 }

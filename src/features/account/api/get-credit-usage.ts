@@ -1,0 +1,77 @@
+import { queryOptions } from '@tanstack/react-query'
+import { z } from 'zod'
+import { api } from '@/lib/api-client'
+import { accountKeys } from '../account-keys'
+
+const usagePageSchema = z.object({
+  count: z.number().int(),
+  next: z.string().nullish(),
+  results: z.array(
+    z.object({
+      created_at: z.string(),
+      credits_charged: z.number().nullish().transform((v) => v ?? 0),
+    }),
+  ),
+})
+
+const PAGE_SIZE = 100
+/** Enough for any realistic quarter; the chart says what it covers. */
+const MAX_PAGES = 20
+
+export interface WeekUsage {
+  /** Monday 00:00 local time of the week. */
+  start: Date
+  credits: number
+}
+
+/** Monday 00:00 (local) of the week holding `d`. */
+export function startOfWeek(d: Date): Date {
+  const s = new Date(d.getFullYear(), d.getMonth(), d.getDate())
+  const mondayOffset = (s.getDay() + 6) % 7
+  s.setDate(s.getDate() - mondayOffset)
+  return s
+}
+
+/** Sums credits charged per week over the last `weeks` weeks (oldest first), empty weeks included. */
+export function bucketByWeek(entries: { created_at: string; credits_charged: number }[], weeks: number, now: Date): WeekUsage[] {
+  const current = startOfWeek(now)
+  const buckets: WeekUsage[] = []
+  for (let i = weeks - 1; i >= 0; i--) {
+    const start = new Date(current)
+    start.setDate(current.getDate() - i * 7)
+    buckets.push({ start, credits: 0 })
+  }
+  const first = buckets[0]!.start.getTime()
+  for (const e of entries) {
+    const at = new Date(e.created_at)
+    if (Number.isNaN(at.getTime()) || at.getTime() < first) continue
+    const wk = startOfWeek(at).getTime()
+    const bucket = buckets.find((b) => b.start.getTime() === wk)
+    if (bucket) bucket.credits += e.credits_charged
+  }
+  return buckets
+}
+
+/** Pages through the history (newest first) until it is older than the window. */
+export async function getWeeklyUsage(weeks: number, { signal, now = new Date() }: { signal?: AbortSignal; now?: Date } = {}) {
+  const from = startOfWeek(now)
+  from.setDate(from.getDate() - (weeks - 1) * 7)
+  const entries: { created_at: string; credits_charged: number }[] = []
+  for (let page = 1; page <= MAX_PAGES; page++) {
+    const data = await api('/api/user/search-history', {
+      query: { page, page_size: PAGE_SIZE },
+      schema: usagePageSchema,
+      signal,
+    })
+    entries.push(...data.results)
+    const oldest = data.results.at(-1)
+    if (!data.next || !oldest || new Date(oldest.created_at).getTime() < from.getTime()) break
+  }
+  return bucketByWeek(entries, weeks, now)
+}
+
+export const weeklyUsageOptions = (weeks: number) =>
+  queryOptions({
+    queryKey: accountKeys.weeklyUsage(weeks),
+    queryFn: ({ signal }) => getWeeklyUsage(weeks, { signal }),
+  })

@@ -1,0 +1,63 @@
+import { useQuery } from '@tanstack/react-query'
+import { useTranslation } from 'react-i18next'
+import { Alert } from '@/components/ui/alert'
+import { Button } from '@/components/ui/button'
+import { Card } from '@/components/ui/card'
+import { profileOptions } from '@/lib/api/profile'
+import { weeklyUsageOptions } from '../api/get-credit-usage'
+import { CreditsPanel } from './credits-panel'
+import { ProfileForm } from './profile-form'
+import { UsageChart } from './usage-chart'
+
+export const USAGE_WEEKS = 12
+
+export function AccountPage() {
+  const { t } = useTranslation('account')
+  const profile = useQuery(profileOptions())
+  const usage = useQuery(weeklyUsageOptions(USAGE_WEEKS))
+
+  return (
+    <main className="mx-auto w-full max-w-5xl space-y-6 px-4 py-6 sm:px-6">
+      <h1 className="text-2xl font-semibold">{t('title')}</h1>
+      {profile.isPending && (
+        <p role="status" className="text-sm">
+          {t('loading')}
+        </p>
+      )}
+      {profile.isError && (
+        <Alert tone="error" title={t('error.title')}>
+          <Button variant="secondary" className="mt-2" onClick={() => void profile.refetch()}>
+            {t('error.retry')}
+          </Button>
+        </Alert>
+      )}
+      {profile.data && (
+        <div className="grid gap-6 lg:grid-cols-2">
+          <Card title={t('credits.title')}>
+            <CreditsPanel profile={profile.data} />
+          </Card>
+          <Card title={t('profile.title')}>
+            {/* keyed by id: the form takes the loaded profile as its defaults */}
+            <ProfileForm key={String(profile.data.id)} profile={profile.data} />
+          </Card>
+        </div>
+      )}
+      <Card title={t('usage.title')}>
+        {usage.isPending && (
+          <p role="status" className="text-sm">
+            {t('usage.loading')}
+          </p>
+        )}
+        {usage.isError && (
+          <Alert tone="error">
+            {t('usage.error')}{' '}
+            <Button variant="secondary" className="mt-2" onClick={() => void usage.refetch()}>
+              {t('usage.retry')}
+            </Button>
+          </Alert>
+        )}
+        {usage.data && <UsageChart weeks={usage.data} />}
+      </Card>
+    </main>
+  )
+}

@@ -1,0 +1,4 @@
+export const apiKeyKeys = {
+  all: ['api-keys'] as const,
+  list: () => [...apiKeyKeys.all, 'list'] as const,
+}

@@ -1,0 +1,41 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { z } from 'zod'
+import { api } from '@/lib/api-client'
+import { apiKeySchema, apiKeysOptions } from './get-api-keys'
+
+/**
+ * The form: an optional expiry day (`<input type="date">`, local time). The key stays valid through
+ * the end of that day; a day that has already ended is refused before sending.
+ */
+export const createApiKeyFormSchema = (now: () => number = Date.now) =>
+  z.object({
+    expiry: z
+      .string()
+      .refine((v) => v === '' || !Number.isNaN(endOfLocalDay(v).getTime()), { message: 'invalid' })
+      .refine((v) => v === '' || endOfLocalDay(v).getTime() > now(), { message: 'past' }),
+  })
+export type CreateApiKeyForm = z.infer<ReturnType<typeof createApiKeyFormSchema>>
+
+/** "2026-12-31" → the last millisecond of that day in the person's time zone. */
+export function endOfLocalDay(day: string): Date {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day)
+  if (!m) return new Date(NaN)
+  return new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]), 23, 59, 59, 999)
+}
+
+export const createdApiKeySchema = z.object({ token: z.string(), api_key: apiKeySchema })
+export type CreatedApiKey = z.infer<typeof createdApiKeySchema>
+
+/** `POST {expiry?}`: expiry is an ISO 8601 date-time; omitted means the key never expires. */
+export function createApiKey(form: CreateApiKeyForm) {
+  const body = form.expiry ? { expiry: endOfLocalDay(form.expiry).toISOString() } : {}
+  return api('/api/user/api-keys', { method: 'POST', body, schema: createdApiKeySchema })
+}
+
+export function useCreateApiKey() {
+  const qc = useQueryClient()
+  return useMutation({
+    mutationFn: createApiKey,
+    onSuccess: () => qc.invalidateQueries({ queryKey: apiKeysOptions().queryKey }),
+  })
+}

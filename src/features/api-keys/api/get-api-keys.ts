@@ -1,0 +1,30 @@
+import { queryOptions } from '@tanstack/react-query'
+import { z } from 'zod'
+import { api } from '@/lib/api-client'
+import { apiKeyKeys } from '../api-keys-keys'
+
+/** API key (interface 2.3): only the prefix is ever retrievable. */
+export const apiKeySchema = z.object({
+  id: z.union([z.string(), z.number()]).transform(String),
+  token_key: z.string(),
+  created: z.string(),
+  expiry: z.string().nullish().transform((v) => v ?? null),
+})
+export type ApiKey = z.infer<typeof apiKeySchema>
+
+const listSchema = z
+  .union([z.array(apiKeySchema), z.object({ results: z.array(apiKeySchema) })])
+  .transform((v) => (Array.isArray(v) ? v : v.results))
+
+export function getApiKeys({ signal }: { signal?: AbortSignal } = {}) {
+  return api('/api/user/api-keys', { schema: listSchema, signal })
+}
+
+export const apiKeysOptions = () =>
+  queryOptions({
+    queryKey: apiKeyKeys.list(),
+    queryFn: ({ signal }) => getApiKeys({ signal }),
+  })
+
+export const isExpired = (key: ApiKey, now: number = Date.now()) =>
+  key.expiry !== null && new Date(key.expiry).getTime() <= now

@@ -1,0 +1,161 @@
+import { useQuery } from '@tanstack/react-query'
+import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Alert } from '@/components/ui/alert'
+import { Button } from '@/components/ui/button'
+import { Card } from '@/components/ui/card'
+import { Dialog } from '@/components/ui/dialog'
+import { ApiError } from '@/lib/api-client'
+import { formatDateTime } from '@/lib/format'
+import type { CreatedApiKey } from '../api/create-api-key'
+import { apiKeysOptions, isExpired, type ApiKey } from '../api/get-api-keys'
+import { useRevokeApiKey } from '../api/revoke-api-key'
+import { CreateKeyForm } from './create-key-form'
+import { CreatedKeyDialog } from './created-key-dialog'
+
+export function ApiKeysPage() {
+  const { t } = useTranslation('apikeys')
+  const keys = useQuery(apiKeysOptions())
+  const [created, setCreated] = useState<CreatedApiKey | null>(null)
+  const [revoking, setRevoking] = useState<ApiKey | null>(null)
+  const [revokedPrefix, setRevokedPrefix] = useState<string | null>(null)
+
+  return (
+    <main className="mx-auto w-full max-w-5xl space-y-6 px-4 py-6 sm:px-6">
+      <div>
+        <h1 className="text-2xl font-semibold">{t('title')}</h1>
+        <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{t('intro')}</p>
+      </div>
+
+      <Card title={t('create.title')}>
+        <CreateKeyForm
+          onCreated={(c) => {
+            setRevokedPrefix(null)
+            setCreated(c)
+          }}
+        />
+      </Card>
+
+      <Card title={t('list.label')}>
+        {revokedPrefix && (
+          <Alert tone="success" className="mb-4">
+            {t('revoke.done', { prefix: revokedPrefix })}
+          </Alert>
+        )}
+        {keys.isPending && (
+          <p role="status" className="text-sm text-slate-600 dark:text-slate-400">
+            {t('loading')}
+          </p>
+        )}
+        {keys.isError && (
+          <Alert tone="error" title={t('error.title')}>
+            <Button variant="secondary" className="mt-2" onClick={() => void keys.refetch()}>
+              {t('error.retry')}
+            </Button>
+          </Alert>
+        )}
+        {keys.data && keys.data.length === 0 && <p className="text-sm">{t('empty')}</p>}
+        {keys.data && keys.data.length > 0 && <KeyTable keys={keys.data} onRevoke={setRevoking} />}
+      </Card>
+
+      {created && <CreatedKeyDialog created={created} onClose={() => setCreated(null)} />}
+      {revoking && (
+        <RevokeDialog
+          apiKey={revoking}
+          onClose={() => setRevoking(null)}
+          onRevoked={() => {
+            setRevokedPrefix(revoking.token_key)
+            setRevoking(null)
+          }}
+        />
+      )}
+    </main>
+  )
+}
+
+function KeyTable({ keys, onRevoke }: { keys: ApiKey[]; onRevoke: (k: ApiKey) => void }) {
+  const { t, i18n } = useTranslation('apikeys')
+  const lng = i18n.language
+  // the moment the list was drawn; a key that expires while the page is open shows so on the next load
+  const [now] = useState(() => Date.now())
+  return (
+    <div className="-mx-4 overflow-x-auto px-4">
+      <table className="w-full min-w-[36rem] text-start text-sm">
+        <caption className="sr-only">{t('list.label')}</caption>
+        <thead>
+          <tr className="border-b border-slate-200 dark:border-slate-700">
+            <th scope="col" className="py-2 pe-3 text-start font-medium">{t('list.prefix')}</th>
+            <th scope="col" className="py-2 pe-3 text-start font-medium">{t('list.created')}</th>
+            <th scope="col" className="py-2 pe-3 text-start font-medium">{t('list.expiry')}</th>
+            <th scope="col" className="py-2 pe-3 text-start font-medium">{t('list.status')}</th>
+            <th scope="col" className="py-2 text-end font-medium">
+              <span className="sr-only">{t('list.actions')}</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {keys.map((k) => {
+            const expired = isExpired(k, now)
+            return (
+              <tr key={k.id} className="border-b border-slate-100 last:border-0 dark:border-slate-800">
+                <td className="py-2 pe-3 font-mono" dir="ltr">{k.token_key}…</td>
+                <td className="py-2 pe-3">{formatDateTime(lng, k.created)}</td>
+                <td className="py-2 pe-3">{k.expiry ? formatDateTime(lng, k.expiry) : t('list.never')}</td>
+                <td className="py-2 pe-3">
+                  <span
+                    className={`rounded-full px-2 py-0.5 text-xs font-medium ${
+                      expired
+                        ? 'bg-slate-200 text-slate-800 dark:bg-slate-800 dark:text-slate-200'
+                        : 'bg-emerald-100 text-emerald-900 dark:bg-emerald-950 dark:text-emerald-100'
+                    }`}
+                  >
+                    {expired ? t('list.expired') : t('list.active')}
+                  </span>
+                </td>
+                <td className="py-2 text-end">
+                  <Button
+                    variant="ghost"
+                    className="text-red-700 dark:text-red-400"
+                    aria-label={t('list.revokeLabel', { prefix: k.token_key })}
+                    onClick={() => onRevoke(k)}
+                  >
+                    {t('list.revoke')}
+                  </Button>
+                </td>
+              </tr>
+            )
+          })}
+        </tbody>
+      </table>
+    </div>
+  )
+}
+
+function RevokeDialog({ apiKey, onClose, onRevoked }: { apiKey: ApiKey; onClose: () => void; onRevoked: () => void }) {
+  const { t } = useTranslation('apikeys')
+  const revoke = useRevokeApiKey()
+  return (
+    <Dialog
+      open
+      onClose={revoke.isPending ? () => {} : onClose}
+      title={t('revoke.title', { prefix: apiKey.token_key })}
+      description={t('revoke.body', { prefix: apiKey.token_key })}
+      actions={
+        <>
+          <Button variant="secondary" onClick={onClose} disabled={revoke.isPending}>
+            {t('revoke.cancel')}
+          </Button>
+          <Button variant="danger" loading={revoke.isPending} onClick={() => revoke.mutate(apiKey.id, { onSuccess: onRevoked })}>
+            {t('revoke.confirm')}
+          </Button>
+        </>
+      }
+    >
+      {revoke.isError && (
+        <Alert tone="error">
+          {t('revoke.error', { detail: revoke.error instanceof ApiError ? revoke.error.detail : String(revoke.error) })}
+        </Alert>
+      )}
+    </Dialog>
+  )
+}

@@ -1,0 +1,66 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { z } from 'zod'
+import { api, ApiError } from '@/lib/api-client'
+import { profileOptions } from '@/lib/api/profile'
+import { historyKeys } from '../history-keys'
+
+export const VALIDATION_CODES = ['ok', 'no_new_leads', 'insufficient_credits', 'fresh_exports_not_allowed', 'not_completed'] as const
+
+export const deltaResultSchema = z.object({
+  status: z.string(),
+  validation_code: z.string().nullish().transform((v) => v ?? 'ok'),
+  search_id: z.coerce.number().int(),
+  lead_count: z.number().nullish().transform((v) => v ?? 0),
+  required_credits: z.number().nullish().transform((v) => v ?? 0),
+  available_credits: z.number().nullish().transform((v) => v ?? 0),
+  freshness: z
+    .object({
+      original_exported_at: z.string().nullish(),
+      original_lead_count: z.number().nullish(),
+      current_total: z.number().nullish(),
+      new_since_export: z.number().nullish(),
+      capped: z.boolean().nullish(),
+    })
+    .nullish(),
+  freshness_checked_at: z.string().nullish(),
+})
+export type DeltaResult = z.infer<typeof deltaResultSchema>
+
+/**
+ * `{dry_run: true}` only validates (charges nothing); `{}` validates and, when valid, starts the
+ * export and charges (decisions.md). A rejection arrives as 403/409 (or 200) with the same body, so
+ * it is a verdict to show, not an error.
+ */
+export async function requestDelta(searchId: number, dryRun: boolean): Promise<DeltaResult> {
+  try {
+    return await api(`/api/user/search-history/${searchId}/download-delta`, {
+      method: 'POST',
+      body: dryRun ? { dry_run: true } : {},
+      schema: deltaResultSchema,
+    })
+  } catch (err) {
+    if (err instanceof ApiError && (err.status === 403 || err.status === 409 || err.status === 402)) {
+      const verdict = deltaResultSchema.safeParse({ search_id: searchId, ...err.body })
+      if (verdict.success && err.validationCode) return verdict.data
+    }
+    throw err
+  }
+}
+
+export const deltaStarted = (r: DeltaResult) => r.status.toLowerCase() === 'started'
+
+/** `dryRun: false` starts the export and charges; the history and the balance then go stale. */
+export function useDownloadDelta() {
+  const qc = useQueryClient()
+  return useMutation({
+    mutationFn: ({ searchId, dryRun }: { searchId: number; dryRun: boolean }) => requestDelta(searchId, dryRun),
+    // a service that ignores dry_run starts (and charges) even on the check: refresh in both cases
+    onSuccess: async (result) => {
+      if (!deltaStarted(result)) return
+      await Promise.all([
+        qc.invalidateQueries({ queryKey: historyKeys.all }),
+        qc.invalidateQueries({ queryKey: profileOptions().queryKey }),
+      ])
+    },
+  })
+}

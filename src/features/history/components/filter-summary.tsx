@@ -1,0 +1,70 @@
+import { useQueries, useQuery } from '@tanstack/react-query'
+import { useTranslation } from 'react-i18next'
+import { countryName } from '@/lib/format'
+import type { HistoryFilters } from '../api/get-search-history'
+import { categoriesOptions, level1ListOptions, level2Options, level3ListOptions } from '../api/lookups'
+
+/** What was searched, in words: country names from Intl, place and category names from the service. */
+export function FilterSummary({ filters }: { filters: HistoryFilters }) {
+  const { t, i18n } = useTranslation('history')
+  const lng = i18n.language
+  const countries = filters.countries
+  const needsLevel1 = filters.level1_location.length > 0
+  const needsLevel3 = filters.level3_location.length > 0
+
+  const level1 = useQueries({
+    queries: (needsLevel1 ? countries : []).map((c) => level1ListOptions(c)),
+  })
+  const level3 = useQueries({
+    queries: (needsLevel3 ? countries : []).map((c) => level3ListOptions(c)),
+  })
+  const level2 = useQueries({ queries: filters.level2_location.map((id) => level2Options(id)) })
+  const categories = useQuery({ ...categoriesOptions(lng), enabled: filters.category.length > 0 })
+
+  const nameIn = (lists: { data?: { id: string; name: string }[] | undefined }[], id: string) => {
+    for (const l of lists) {
+      const hit = l.data?.find((x) => x.id === id)
+      if (hit) return hit.name
+    }
+    return t('filters.place', { id })
+  }
+
+  const places = [
+    ...filters.level1_location.map((id) => nameIn(level1, id)),
+    ...filters.level2_location.map((id, i) => level2[i]?.data?.name ?? t('filters.place', { id })),
+    ...filters.level3_location.map((id) => nameIn(level3, id)),
+  ]
+  const categoryNames = filters.category.map((id) => {
+    const c = categories.data?.find((x) => x.id === id || x.slug === id)
+    return c?.name ?? c?.name_en ?? t('filters.category', { id })
+  })
+  const flags = [
+    filters.email && t('filters.email'),
+    filters.phone_number && t('filters.phone'),
+    filters.website && t('filters.website'),
+  ].filter((x): x is string => Boolean(x))
+
+  const list = (items: string[]) =>
+    new Intl.ListFormat(lng, { style: 'short', type: 'conjunction' }).format(items)
+
+  const rows: [string, string][] = []
+  if (countries.length) rows.push([t('filters.countries'), list(countries.map((c) => countryName(lng, c)))])
+  if (categoryNames.length) rows.push([t('filters.categories'), list(categoryNames)])
+  if (places.length) rows.push([t('filters.places'), list(places)])
+  if (flags.length) rows.push([t('filters.only'), list(flags)])
+  if (filters.main_activity_only) rows.push([t('filters.match'), t('filters.mainActivity')])
+
+  if (!rows.length) {
+    return <p className="text-sm text-slate-700 dark:text-slate-300">{t('filters.all')}</p>
+  }
+  return (
+    <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
+      {rows.map(([label, value]) => (
+        <div key={label} className="contents">
+          <dt className="font-medium text-slate-600 dark:text-slate-400">{label}</dt>
+          <dd className="min-w-0 break-words">{value}</dd>
+        </div>
+      ))}
+    </dl>
+  )
+}

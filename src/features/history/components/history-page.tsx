@@ -1,0 +1,150 @@
+import { useQuery } from '@tanstack/react-query'
+import { useState, type FormEvent } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Link, useSearchParams } from 'react-router'
+import { Alert } from '@/components/ui/alert'
+import { Button, buttonClass } from '@/components/ui/button'
+import { paths } from '@/config/paths'
+import { profileOptions } from '@/lib/api/profile'
+import { searchHistoryOptions } from '../api/get-search-history'
+import { DeltaDialog } from './delta-dialog'
+import { HistoryEntryCard } from './history-entry'
+
+export const PAGE_SIZE = 20
+
+function pageFrom(params: URLSearchParams): number {
+  const n = Number(params.get('page'))
+  return Number.isInteger(n) && n >= 1 ? n : 1
+}
+
+/** The service pages the history (newest first); only one page is ever rendered, whatever the total. */
+export function HistoryPage() {
+  const { t } = useTranslation('history')
+  const [params, setParams] = useSearchParams()
+  const page = pageFrom(params)
+  const history = useQuery(searchHistoryOptions(page, PAGE_SIZE))
+  const profile = useQuery(profileOptions())
+  const [freshFor, setFreshFor] = useState<number | null>(null)
+
+  const goTo = (p: number) => {
+    setParams((prev) => {
+      const next = new URLSearchParams(prev)
+      if (p <= 1) next.delete('page')
+      else next.set('page', String(p))
+      return next
+    })
+    window.scrollTo({ top: 0 })
+  }
+
+  const count = history.data?.count ?? 0
+  const pages = Math.max(1, Math.ceil(count / PAGE_SIZE))
+
+  return (
+    <main className="mx-auto w-full max-w-5xl px-4 py-6 sm:px-6">
+      <div className="mb-6 flex flex-wrap items-end justify-between gap-2">
+        <div>
+          <h1 className="text-2xl font-semibold">{t('title')}</h1>
+          <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{t('intro')}</p>
+        </div>
+        {history.data && count > 0 && (
+          <p className="text-sm text-slate-600 dark:text-slate-400">{t('count', { count })}</p>
+        )}
+      </div>
+
+      {history.isPending && <HistorySkeleton label={t('loading')} />}
+
+      {history.isError && !history.data && (
+        <Alert tone="error" title={t('error.title')}>
+          <Button variant="secondary" className="mt-2" onClick={() => void history.refetch()}>
+            {t('error.retry')}
+          </Button>
+        </Alert>
+      )}
+
+      {history.data && count === 0 && page === 1 && (
+        <section className="rounded-lg border border-dashed border-slate-300 p-8 text-center dark:border-slate-700">
+          <h2 className="text-lg font-semibold">{t('empty.title')}</h2>
+          <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">{t('empty.body')}</p>
+          <Link to={paths.search} className={buttonClass('primary', 'mt-4')}>
+            {t('empty.cta')}
+          </Link>
+        </section>
+      )}
+
+      {history.data && history.data.results.length > 0 && (
+        <ol className="space-y-4" aria-busy={history.isPlaceholderData || undefined}>
+          {history.data.results.map((entry) => (
+            <li key={entry.search_id}>
+              <HistoryEntryCard
+                entry={entry}
+                freshAllowed={profile.data?.can_download_fresh_exports}
+                onFresh={setFreshFor}
+              />
+            </li>
+          ))}
+        </ol>
+      )}
+
+      {history.data && (pages > 1 || page > 1) && (
+        <Pagination page={page} pages={pages} onGo={goTo} busy={history.isPlaceholderData} />
+      )}
+
+      {freshFor !== null && <DeltaDialog searchId={freshFor} onClose={() => setFreshFor(null)} />}
+    </main>
+  )
+}
+
+function HistorySkeleton({ label }: { label: string }) {
+  return (
+    <div role="status" aria-label={label} className="space-y-4">
+      {[0, 1, 2].map((i) => (
+        <div key={i} className="h-44 animate-pulse rounded-lg bg-slate-200 motion-reduce:animate-none dark:bg-slate-800" />
+      ))}
+    </div>
+  )
+}
+
+function Pagination({ page, pages, onGo, busy }: { page: number; pages: number; onGo: (p: number) => void; busy: boolean }) {
+  const { t } = useTranslation('history')
+  const [target, setTarget] = useState('')
+  const submit = (e: FormEvent) => {
+    e.preventDefault()
+    const n = Number(target)
+    if (Number.isInteger(n) && n >= 1 && n <= pages) onGo(n)
+  }
+  return (
+    <nav aria-label={t('pagination.label')} className="mt-6 flex flex-wrap items-center justify-between gap-3">
+      <Button variant="secondary" disabled={page <= 1 || busy} onClick={() => onGo(page - 1)}>
+        <span aria-hidden="true" className="inline-block rtl:rotate-180">←</span>
+        {t('pagination.previous')}
+      </Button>
+      <p className="text-sm" aria-live="polite">
+        {t('pagination.page', { page, pages })}
+      </p>
+      {pages > 2 && (
+        <form onSubmit={submit} className="flex items-center gap-2">
+          <label htmlFor="history-page-jump" className="text-sm">
+            {t('pagination.goTo')}
+          </label>
+          <input
+            id="history-page-jump"
+            type="number"
+            inputMode="numeric"
+            min={1}
+            max={pages}
+            value={target}
+            onChange={(e) => setTarget(e.target.value)}
+            className="w-20 rounded-md border border-slate-300 bg-white px-2 py-2 text-sm dark:border-slate-600 dark:bg-slate-900"
+          />
+          <Button type="submit" variant="secondary">
+            {t('pagination.go')}
+          </Button>
+        </form>
+      )}
+      <Button variant="secondary" disabled={page >= pages || busy} onClick={() => onGo(page + 1)}>
+        {t('pagination.next')}
+        <span aria-hidden="true" className="inline-block rtl:rotate-180">→</span>
+      </Button>
+    </nav>
+  )
+}

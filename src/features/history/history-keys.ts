@@ -1,0 +1,15 @@
+export const historyKeys = {
+  all: ['history'] as const,
+  list: (page: number, pageSize: number) => [...historyKeys.all, 'list', { page, pageSize }] as const,
+  weekly: (weeks: number) => [...historyKeys.all, 'weekly', weeks] as const,
+  download: (searchId: number) => [...historyKeys.all, 'download', searchId] as const,
+}
+
+export const lookupKeys = {
+  all: ['lookups'] as const,
+  countries: () => [...lookupKeys.all, 'countries'] as const,
+  level1: (country: string) => [...lookupKeys.all, 'level1', country] as const,
+  level2: (id: string) => [...lookupKeys.all, 'level2', id] as const,
+  level3: (country: string) => [...lookupKeys.all, 'level3', country] as const,
+  categories: (lang: string) => [...lookupKeys.all, 'categories', lang] as const,
+}
