@@ -168,7 +168,7 @@ export async function api<T = unknown>(path: string, options: ApiOptions<T> = {}
       const retryAfterMs = parseRetryAfter(res.headers.get('Retry-After'))
       const wait = retryAfterMs ?? fullJitter(attempt)
       if (attempt + 1 < MAX_ATTEMPTS && wait <= MAX_RETRY_AFTER_MS) {
-        await res.body?.cancel()
+        await res.text().catch(() => '')
         await sleep(wait, signal)
         continue
       }
