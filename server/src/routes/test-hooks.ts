@@ -4,7 +4,7 @@ import { authed, security } from '../lib/authed.ts'
 import { loadAccount } from '../lib/credits.ts'
 import { badRequest, notFound } from '../lib/errors.ts'
 import { authErrors, jsonBody, jsonError } from '../lib/schemas.ts'
-import * as companySeed from '../seed/companies.ts'
+import { insertGeneratedCompanies } from '../seed/companies.ts'
 
 /**
  * Test hooks (decisions.md), live only with LEADS_TEST_CLOCK=1; otherwise every path under
@@ -125,8 +125,8 @@ export function registerTestHookRoutes(app: OpenAPIHono<AppEnv>) {
       const missing = codes.filter((code) => !known.rows.some((r) => r.code.trim() === code))
       if (missing.length) throw badRequest({ countries: [`Unknown country: ${missing.join(', ')}.`] })
     }
-    await companySeed.insertGeneratedCompanies(db, { count, countries: codes, createdAt })
-    return c.json({ created: count, created_at: createdAt.toISOString() }, 201)
+    const created = await insertGeneratedCompanies(db, { count, countries: codes, createdAt })
+    return c.json({ created, created_at: createdAt.toISOString() }, 201)
   })
 
   app.openapi(grantRoute, async (c) => {

@@ -1,0 +1,128 @@
+import { randomUUID } from 'node:crypto'
+import { expect } from 'vitest'
+import type { TestService } from './helpers.ts'
+
+/** Helpers of the accounts/exports contract tests (S2). */
+
+export async function body<T = Record<string, unknown>>(res: Response): Promise<T> {
+  return (await res.json()) as T
+}
+
+export interface TestUser {
+  id: number
+  email: string
+  password: string
+  access: string
+  refresh: string
+}
+
+export const uniqueEmail = (tag = 'user') => `${tag}-${randomUUID().slice(0, 12)}@example.com`
+
+export async function signUp(svc: TestService, extra: Record<string, unknown> = {}): Promise<TestUser> {
+  const email = uniqueEmail()
+  const password = 'correct horse battery'
+  const res = await svc.request('/api/auth/sign-up/', { method: 'POST', json: { email, password, ...extra } })
+  expect(res.status).toBe(201)
+  const { id } = await body<{ id: number }>(res)
+  const tokens = await login(svc, email, password)
+  return { id, email, password, ...tokens }
+}
+
+export async function login(svc: TestService, username: string, password: string) {
+  const res = await svc.request('/api/auth/login/', { method: 'POST', json: { username, password } })
+  expect(res.status).toBe(200)
+  return body<{ access: string; refresh: string; user: Record<string, unknown> }>(res)
+}
+
+export async function grant(
+  svc: TestService,
+  token: string,
+  g: { subscription?: number; purchased?: number; purchased_expires_in_days?: number; plan_type?: string },
+) {
+  const res = await svc.request('/api/_test/grant-credits/', { method: 'POST', token, json: g })
+  expect(res.status).toBe(200)
+  return body(res)
+}
+
+export async function profile(svc: TestService, token: string) {
+  const res = await svc.request('/api/user/profile/', { token })
+  expect(res.status).toBe(200)
+  return body<{
+    remaining_credits: number
+    purchased_credits_available: number
+    purchased_credits_expiring_soon: number
+    total_credits: number
+    [k: string]: unknown
+  }>(res)
+}
+
+/** A preview through the real company route: its search_id is what an export starts from. */
+export async function preview(svc: TestService, token: string, query: string): Promise<{ search_id: number; totalCount: number }> {
+  const res = await svc.request(`/api/companies/?${query}`, { token })
+  expect(res.status).toBe(200)
+  return body<{ search_id: number; totalCount: number }>(res)
+}
+
+export async function startExport(svc: TestService, token: string, json: Record<string, unknown>) {
+  return svc.request('/api/download-csv/', { method: 'POST', token, json })
+}
+
+export interface ExportStatus {
+  search_id: number
+  status: string
+  progress: number
+  processed_count: number
+  lead_count: number
+  error: string | null
+}
+
+/** Polls the status until the export is COMPLETED or FAILED. */
+export async function waitForExport(svc: TestService, token: string, id: number, timeoutMs = 30_000): Promise<ExportStatus> {
+  const until = Date.now() + timeoutMs
+  for (;;) {
+    const res = await svc.request(`/api/download-status/${id}/`, { token })
+    expect(res.status).toBe(200)
+    const s = await body<ExportStatus>(res)
+    if (s.status === 'COMPLETED' || s.status === 'FAILED') return s
+    if (Date.now() > until) throw new Error(`export ${id} still ${s.status} after ${timeoutMs} ms`)
+    await new Promise((r) => setTimeout(r, 50))
+  }
+}
+
+/** RFC 4180 parser (quotes, doubled quotes, CRLF or LF inside quoted fields): rows of fields. */
+export function parseCsv(text: string): string[][] {
+  const rows: string[][] = []
+  let row: string[] = []
+  let field = ''
+  let quoted = false
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') {
+        field += '"'
+        i++
+      } else if (ch === '"') quoted = false
+      else field += ch
+    } else if (ch === '"') quoted = true
+    else if (ch === ',') {
+      row.push(field)
+      field = ''
+    } else if (ch === '\n' || ch === '\r') {
+      if (ch === '\r' && text[i + 1] === '\n') i++
+      row.push(field)
+      rows.push(row)
+      row = []
+      field = ''
+    } else field += ch
+  }
+  if (field !== '' || row.length) {
+    row.push(field)
+    rows.push(row)
+  }
+  return rows
+}
+
+export async function advanceClock(svc: TestService, seconds: number) {
+  const res = await svc.request('/api/_test/clock/', { method: 'POST', json: { advance_seconds: seconds } })
+  expect(res.status).toBe(200)
+}
