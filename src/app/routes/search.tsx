@@ -10,11 +10,13 @@ import { PreviewPanel } from '@/features/search/components/preview-panel'
 import { SearchBuilder } from '@/features/search/components/search-builder'
 import { usePreview } from '@/features/search/hooks/use-preview'
 import { useSearchFilters } from '@/features/search/hooks/use-search-filters'
+import { useDocumentTitle } from '@/lib/use-document-title'
 
 /** The search page: filters (in the address bar), the live count and sample, and the export. */
 export function Component() {
   const { t } = useTranslation('search')
   const navigate = useNavigate()
+  useDocumentTitle(t('title'))
   const [filters, setFilters] = useSearchFilters()
   const { query: preview, settling } = usePreview(filters)
   const [confirming, setConfirming] = useState(false)

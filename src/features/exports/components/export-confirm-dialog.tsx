@@ -6,6 +6,7 @@ import { Dialog } from '@/components/ui/dialog'
 import { Spinner } from '@/components/ui/spinner'
 import { paths } from '@/config/paths'
 import { useProfile } from '@/lib/api/profile'
+import { errorMessage } from '@/lib/error-message'
 import { formatNumber } from '@/lib/format'
 import { insufficientCredits, useStartExport, type StartedExport } from '../api/start-export'
 import { exportCost, planPayment } from '../cost'
@@ -130,7 +131,11 @@ export function ExportConfirmDialog({ open, onClose, searchId, totalCount, cap, 
               })}
             </Alert>
           )}
-          {start.isError && !refused && <Alert tone="error">{t('startError')}</Alert>}
+          {start.isError && !refused && (
+            <Alert tone="error" title={t('startError')}>
+              {errorMessage(start.error)}
+            </Alert>
+          )}
         </div>
       )}
     </Dialog>

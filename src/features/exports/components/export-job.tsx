@@ -8,11 +8,12 @@ import { Card } from '@/components/ui/card'
 import { Spinner } from '@/components/ui/spinner'
 import { paths } from '@/config/paths'
 import { ApiError } from '@/lib/api-client'
+import { useDocumentTitle } from '@/lib/use-document-title'
+import { errorMessage } from '@/lib/error-message'
 import { formatBytes, formatDateTime, formatNumber, formatPercent, formatRelative } from '@/lib/format'
 import { absoluteDownloadUrl, downloadOptions, getDownload } from '../api/get-download'
 import { exportStatusOptions, type ExportStatus } from '../api/get-export-status'
 import { useRetryExport } from '../api/retry-export'
-import { useDocumentTitle } from '../hooks/use-document-title'
 import { useReadyNotification } from '../hooks/use-ready-notification'
 import { exportPhase, progressPercent } from '../status'
 
@@ -42,7 +43,7 @@ export function ExportJob({ searchId }: { searchId: string }) {
     const notFound = status.error instanceof ApiError && status.error.status === 404
     return (
       <Alert tone="error">
-        {notFound ? t('notFound') : t('pollError')}
+        {notFound ? t('notFound') : errorMessage(status.error)}
         <div className="mt-3">
           <Link to={paths.search} className={buttonClass('secondary')}>
             {t('backToSearch')}

@@ -1,0 +1,67 @@
+import { screen } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { describe, expect, it } from 'vitest'
+import { renderWithProviders } from '@/testing/render'
+import { emptyFilters, filtersToSearchParams, searchParamsToFilters, type SearchFilters } from './filters'
+import { useSearchFilters } from './hooks/use-search-filters'
+
+const full: SearchFilters = {
+  countries: ['DE', 'AT'],
+  categories: [
+    { id: '3', name: 'Bäckerei' },
+    { id: '17', name: 'Bars: cocktails & more' },
+  ],
+  level1: [{ id: '1', name: 'Bayern', country: 'DE' }],
+  level2: [{ id: '22', name: 'Landkreis München', country: 'DE' }],
+  level3: [{ id: '123', name: 'Springfield', country: 'AT' }],
+  email: true,
+  phone: false,
+  website: true,
+  mainActivityOnly: true,
+  cap: 250,
+  format: 'excel',
+}
+
+describe('filtersToSearchParams / searchParamsToFilters', () => {
+  it('round-trips a full search exactly, names with colons and umlauts included', () => {
+    const params = filtersToSearchParams(full)
+    expect(searchParamsToFilters(new URLSearchParams(params.toString()))).toEqual(full)
+  })
+
+  it('round-trips the empty search to an empty query string', () => {
+    expect(filtersToSearchParams(emptyFilters).toString()).toBe('')
+    expect(searchParamsToFilters(new URLSearchParams(''))).toEqual(emptyFilters)
+  })
+
+  it('ignores garbage in a pasted link instead of failing', () => {
+    const f = searchParamsToFilters(new URLSearchParams('country=xx1&country=de&cap=-3&format=pdf&l1=FR:9:Paris&email=yes'))
+    expect(f).toEqual({ ...emptyFilters, countries: ['DE'] })
+  })
+})
+
+function Probe() {
+  const [filters, setFilters] = useSearchFilters()
+  return (
+    <div>
+      <output data-testid="state">{JSON.stringify(filters)}</output>
+      <button type="button" onClick={() => setFilters({ ...filters, phone: !filters.phone })}>
+        toggle phone
+      </button>
+    </div>
+  )
+}
+
+describe('useSearchFilters (address bar)', () => {
+  it('restores a pasted link exactly, and back/forward step through changes', async () => {
+    const link = `/search?${filtersToSearchParams(full).toString()}`
+    const { router } = renderWithProviders(<Probe />, { route: link })
+    expect(JSON.parse(screen.getByTestId('state').textContent ?? '')).toEqual(full)
+
+    await userEvent.click(screen.getByRole('button', { name: 'toggle phone' }))
+    expect(JSON.parse(screen.getByTestId('state').textContent ?? '')).toEqual({ ...full, phone: true })
+    expect(new URLSearchParams(router.state.location.search).get('phone')).toBe('1')
+
+    await router.navigate(-1)
+    expect(JSON.parse(await screen.findByTestId('state').then((e) => e.textContent ?? ''))).toEqual(full)
+  })
+})
