@@ -1,6 +1,6 @@
 import { screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { delay, http, HttpResponse } from 'msw'
+import { delay, http, HttpResponse, type JsonBodyType } from 'msw'
 import { useState } from 'react'
 import { describe, expect, it } from 'vitest'
 import { server } from '@/testing/msw-server'
@@ -15,7 +15,7 @@ interface Seen {
 }
 
 /** Records every request of `path` and whether the dashboard aborted it. */
-function recordRequests(path: string, respond: (url: URL) => unknown, latencyMs: number) {
+function recordRequests(path: string, respond: (url: URL) => JsonBodyType, latencyMs: number) {
   const seen: Seen[] = []
   server.use(
     http.get(`*${path}`, async ({ request }) => {

@@ -1,0 +1,90 @@
+import { screen, waitFor } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { http, HttpResponse } from 'msw'
+import { describe, expect, it, vi } from 'vitest'
+import { profileOptions, profileSchema } from '@/lib/api/profile'
+import { server } from '@/testing/msw-server'
+import { createTestQueryClient, renderWithProviders } from '@/testing/render'
+import { ExportConfirmDialog } from './export-confirm-dialog'
+
+function withBalance(subscription: number, purchased: number) {
+  const queryClient = createTestQueryClient()
+  queryClient.setQueryData(
+    profileOptions().queryKey,
+    profileSchema.parse({
+      id: 1,
+      email: 'a@example.com',
+      subscription_plan: { plan_type: 'Pro', monthly_credits: 1000, price_per_month: '49.00', link_expiration_days: 14 },
+      remaining_credits: subscription,
+      purchased_credits_available: purchased,
+    }),
+  )
+  return queryClient
+}
+
+const props = {
+  open: true,
+  onClose: () => {},
+  searchId: '55',
+  format: 'excel' as const,
+  onSetCap: () => {},
+  onStarted: () => {},
+}
+
+describe('export confirmation', () => {
+  it('shows cost, who pays, the balance afterwards and the link life, then starts and refreshes the balance', async () => {
+    const queryClient = withBalance(100, 40)
+    let body: unknown
+    server.use(
+      http.post('*/api/download-csv/', async ({ request }) => {
+        body = await request.json()
+        return HttpResponse.json({ search_id: 99, status: 'PENDING', lead_count: 120, credits_charged: 120 }, { status: 202 })
+      }),
+    )
+    const onStarted = vi.fn()
+    renderWithProviders(<ExportConfirmDialog {...props} totalCount={500} cap={120} onStarted={onStarted} />, { queryClient })
+    const dialog = await screen.findByRole('dialog', { name: 'Export 120 leads?' })
+    expect(dialog).toHaveTextContent('capped at 120')
+    expect(screen.getByTestId('export-cost')).toHaveTextContent('120 credits')
+    expect(dialog).toHaveTextContent(/From your subscription credits\s*100/)
+    expect(dialog).toHaveTextContent(/From your purchased credits\s*20/)
+    expect(screen.getByTestId('balance-after')).toHaveTextContent('20 credits')
+    expect(dialog).toHaveTextContent('0 subscription + 20 purchased')
+    expect(dialog).toHaveTextContent('The download link works for 14 days.')
+
+    await userEvent.click(screen.getByRole('button', { name: 'Start export' }))
+    await waitFor(() => expect(onStarted).toHaveBeenCalledWith(expect.objectContaining({ search_id: '99' })))
+    expect(body).toEqual({ search_id: 55, export_format: 'excel', max_leads: 120 })
+    expect(queryClient.getQueryState(profileOptions().queryKey)?.isInvalidated).toBe(true)
+  })
+
+  it('says "not enough" before sending, offers the affordable cap, and sends nothing', async () => {
+    const queryClient = withBalance(30, 10)
+    const onSetCap = vi.fn()
+    renderWithProviders(<ExportConfirmDialog {...props} totalCount={500} cap={null} onSetCap={onSetCap} />, { queryClient })
+    expect(await screen.findByText('Not enough credits')).toBeInTheDocument()
+    expect(screen.getByText('This export costs 500 credits; you have 40.')).toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Start export' })).toBeDisabled()
+    expect(screen.getByRole('link', { name: 'See plans and credits' })).toHaveAttribute('href', '/plans')
+    await userEvent.click(screen.getByRole('button', { name: 'Export only 40 leads' }))
+    expect(onSetCap).toHaveBeenCalledWith(40)
+  })
+
+  it('shows the service’s own figures when it still refuses with 403 insufficient_credits', async () => {
+    const queryClient = withBalance(100, 0)
+    server.use(
+      http.post('*/api/download-csv/', () =>
+        HttpResponse.json(
+          { detail: 'Not enough credits', validation_code: 'insufficient_credits', required_credits: 80, available_credits: 12 },
+          { status: 403 },
+        ),
+      ),
+      http.get('*/api/user/profile/', () => HttpResponse.json({ id: 1, email: 'a@example.com', remaining_credits: 12 })),
+    )
+    renderWithProviders(<ExportConfirmDialog {...props} totalCount={80} cap={null} />, { queryClient })
+    await userEvent.click(await screen.findByRole('button', { name: 'Start export' }))
+    expect(
+      await screen.findByText('The service refused: 80 credits needed, 12 available. Nothing was charged.'),
+    ).toBeInTheDocument()
+  })
+})
