@@ -28,6 +28,14 @@ function tooMany(ctx: z.RefinementCtx, count: number): boolean {
   return true
 }
 
+/** An optional single country code query parameter (`?country=de`), normalised to upper case. */
+export const countryCodeQuery = z
+  .string()
+  .regex(/^[a-zA-Z]{2}$/, 'Must be a two-letter country code.')
+  .transform((s) => s.toUpperCase())
+  .optional()
+  .openapi({ type: 'string', example: 'DE', description: 'Country alpha-2 code.' })
+
 const countryList = rawList
   .transform((value, ctx) => {
     const parts = splitList(value)
@@ -44,7 +52,8 @@ const countryList = rawList
     example: 'DE',
   })
 
-const idList = (what: string) =>
+/** Positive int32 ids, repeated (`states=1&states=2`) or comma-separated (`states=1,2`), at most 50. */
+export const idListQuery = (what: string) =>
   rawList
     .transform((value, ctx) => {
       const parts = splitList(value)
@@ -80,10 +89,10 @@ export const booleanLike = z
 
 export const filtersQuerySchema = z.object({
   countries: countryList,
-  category: idList('category'),
-  level1_location: idList('level-1 location (state/region)'),
-  level2_location: idList('level-2 location (county)'),
-  level3_location: idList('level-3 location (city)'),
+  category: idListQuery('category'),
+  level1_location: idListQuery('level-1 location (state/region)'),
+  level2_location: idListQuery('level-2 location (county)'),
+  level3_location: idListQuery('level-3 location (city)'),
   email: booleanLike,
   phone_number: booleanLike,
   website: booleanLike,

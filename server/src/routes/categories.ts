@@ -1,6 +1,91 @@
-import type { OpenAPIHono } from '@hono/zod-openapi'
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi'
 import type { AppEnv } from '../app-env.ts'
+import type { Db } from '../db/db.ts'
+import { authed, security } from '../lib/authed.ts'
+import { authErrors, jsonError, languageSchema } from '../lib/schemas.ts'
+import { fold, matchRank } from './geo.ts'
+
+const CategorySchema = z
+  .object({
+    id: z.number().int(),
+    slug: z.string(),
+    name: z.string().openapi({ description: 'Name in `lang` (English when there is no translation).' }),
+    name_en: z.string(),
+  })
+  .openapi('Category')
+
+const categoriesRoute = createRoute({
+  method: 'get',
+  path: '/api/categories',
+  tags: ['Search'],
+  summary: 'Business categories type-ahead (English and localized names are searched)',
+  middleware: authed,
+  security,
+  request: {
+    query: z.object({
+      q: z.string().trim().max(100, 'At most 100 characters.').optional(),
+      limit: z
+        .string()
+        .regex(/^\d{1,3}$/, 'A whole number from 1 to 100.')
+        .transform(Number)
+        .refine((n) => n >= 1 && n <= 100, 'A whole number from 1 to 100.')
+        .optional()
+        .openapi({ type: 'integer', minimum: 1, maximum: 100, default: 20 }),
+      lang: languageSchema.optional(),
+    }),
+  },
+  responses: {
+    200: { description: 'Categories, best matches first', content: { 'application/json': { schema: z.array(CategorySchema) } } },
+    400: jsonError('Invalid input'),
+    ...authErrors,
+  },
+})
+
+interface Category {
+  id: number
+  slug: string
+  name_en: string
+  names: Record<string, string>
+  /** Every name (English and localized) folded for matching. */
+  folded: string[]
+}
+
+/** Categories never change after the seed: one in-memory copy per database. */
+const cache = new WeakMap<Db, Promise<Category[]>>()
+
+function loadCategories(db: Db): Promise<Category[]> {
+  let categories = cache.get(db)
+  if (!categories) {
+    categories = db
+      .query<Omit<Category, 'folded'>>('SELECT id, slug, name_en, names FROM categories ORDER BY id')
+      .then(({ rows }) => rows.map((r) => ({ ...r, folded: [...new Set([r.name_en, ...Object.values(r.names)].map(fold))] })))
+    cache.set(db, categories)
+    categories.catch(() => cache.delete(db))
+  }
+  return categories
+}
 
 export function registerCategoryRoutes(app: OpenAPIHono<AppEnv>) {
-  void app // TODO: not written yet
+  app.openapi(categoriesRoute, async (c) => {
+    const { q, limit = 20, lang = 'en' } = c.req.valid('query')
+    const categories = await loadCategories(c.var.deps.db)
+    const collator = new Intl.Collator(lang)
+    const nameOf = (cat: Category) => cat.names[lang] ?? cat.name_en
+    const query = fold(q ?? '')
+    const ranked: { cat: Category; rank: number; name: string }[] = []
+    for (const cat of categories) {
+      // the best rank over all its names; the name in the asked language wins a tie
+      let rank: number | null = null
+      for (const name of cat.folded) {
+        const r = matchRank(name, query)
+        if (r !== null && (rank === null || r < rank)) rank = r
+      }
+      if (rank !== null) ranked.push({ cat, rank, name: nameOf(cat) })
+    }
+    ranked.sort((a, b) => a.rank - b.rank || collator.compare(a.name, b.name) || a.cat.id - b.cat.id)
+    return c.json(
+      ranked.slice(0, limit).map(({ cat, name }) => ({ id: cat.id, slug: cat.slug, name, name_en: cat.name_en })),
+      200,
+    )
+  })
 }

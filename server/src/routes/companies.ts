@@ -1,6 +1,161 @@
-import type { OpenAPIHono } from '@hono/zod-openapi'
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi'
 import type { AppEnv } from '../app-env.ts'
+import { authed, security } from '../lib/authed.ts'
+import { notFound } from '../lib/errors.ts'
+import { filtersHash, filtersQuerySchema, filtersWhere, normaliseFilters, type Filters } from '../lib/filters.ts'
+import { authErrors, jsonError, languageSchema } from '../lib/schemas.ts'
+import type { Queryable } from '../db/db.ts'
+
+export const PREVIEW_SIZE = 10
+export const PAGE_SIZE = 50
+
+const LeadSchema = z
+  .object({
+    name: z.string(),
+    email: z.array(z.string()).openapi({ description: 'Masked in the preview: "j***@example.com".' }),
+    phone: z.string().nullable(),
+    address: z.string().nullable(),
+    city: z.string(),
+    zipcode: z.string().nullable(),
+    country: z.string(),
+    level1_location: z.string(),
+    level2_location: z.string(),
+    website: z.string().nullable(),
+    instagram: z.string().nullable(),
+    facebook: z.string().nullable(),
+    categories: z.array(z.string()),
+    rating: z.number().nullable(),
+    review_count: z.number().int(),
+    latitude: z.number(),
+    longitude: z.number(),
+    place_id: z.string(),
+    collected_at: z.string().openapi({ format: 'date-time' }),
+  })
+  .openapi('Lead')
+
+const PreviewSchema = z
+  .object({
+    totalCount: z.number().int(),
+    search_id: z.number().int().openapi({ description: 'The same filters always give the same search_id.' }),
+    results: z.array(LeadSchema),
+    page: z.number().int(),
+    page_size: z.number().int(),
+  })
+  .openapi('CompanyPreview')
+
+const previewRoute = createRoute({
+  method: 'get',
+  path: '/api/companies',
+  tags: ['Search'],
+  summary: 'Free preview: how many leads match, and a masked sample',
+  description:
+    'Lists are OR within a parameter and AND across parameters. Locations: the most specific chosen level wins ' +
+    'within a branch (a state together with some of its cities means those cities). `paginate=true` gives ' +
+    `${PAGE_SIZE} rows per page; a page past the end answers 404.`,
+  middleware: authed,
+  security,
+  request: { query: filtersQuerySchema.extend({ lang: languageSchema.optional() }) },
+  responses: {
+    200: { description: 'Count and sample', content: { 'application/json': { schema: PreviewSchema } } },
+    400: jsonError('Invalid filters'),
+    404: jsonError('Page past the end'),
+    ...authErrors,
+  },
+})
+
+/** "john@example.com" → "j***@example.com": the preview is free, the addresses are what is paid for. */
+export function maskEmail(email: string): string {
+  const at = email.lastIndexOf('@')
+  if (at <= 0) return '***'
+  return `${email[0]}***${email.slice(at)}`
+}
+
+/** One preview search per account and filter set (decisions.md: same filters → same search_id). */
+async function previewSearchId(q: Queryable, userId: number, filters: Filters, now: Date): Promise<number> {
+  const { rows } = await q.query<{ id: number }>(
+    `INSERT INTO searches (user_id, kind, filters, filters_hash, created_at)
+     VALUES ($1, 'preview', $2, $3, $4)
+     ON CONFLICT (user_id, filters_hash) WHERE kind = 'preview' DO UPDATE SET filters = EXCLUDED.filters
+     RETURNING id`,
+    [userId, JSON.stringify(filters), filtersHash(filters), now.toISOString()],
+  )
+  return rows[0]!.id
+}
+
+interface LeadRow {
+  name: string
+  emails: string[]
+  phone: string | null
+  address: string | null
+  city: string
+  zipcode: string | null
+  country: string
+  level1_location: string
+  level2_location: string
+  website: string | null
+  instagram: string | null
+  facebook: string | null
+  categories: string[]
+  rating: string | null
+  review_count: number
+  latitude: number
+  longitude: number
+  place_id: string
+  collected_at: Date | string
+}
 
 export function registerCompanyRoutes(app: OpenAPIHono<AppEnv>) {
-  void app // TODO: not written yet
+  app.openapi(previewRoute, async (c) => {
+    const { paginate, page, lang = 'en', ...query } = c.req.valid('query')
+    const { db, clock } = c.var.deps
+    const now = clock.now()
+    const filters = normaliseFilters(query)
+    const where = filtersWhere(filters, 2)
+    const nowParam = now.toISOString()
+
+    const [searchId, counted] = await Promise.all([
+      previewSearchId(db, c.var.user.id, filters, now),
+      db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM companies c WHERE c.created_at <= $1 AND ${where.sql}`,
+        [nowParam, ...where.params],
+      ),
+    ])
+    const totalCount = counted.rows[0]!.n
+    const pageSize = paginate ? PAGE_SIZE : PREVIEW_SIZE
+    const offset = paginate ? (page - 1) * PAGE_SIZE : 0
+    if (paginate && page > 1 && offset >= totalCount) throw notFound('Invalid page.')
+
+    const langParam = `$${2 + where.params.length}`
+    const { rows } = await db.query<LeadRow>(
+      `SELECT c.name, c.emails, c.phone, c.address, l3.name AS city, c.zipcode, c.country_code AS country,
+              l1.name AS level1_location, l2.name AS level2_location, c.website, c.instagram, c.facebook,
+              ARRAY(SELECT coalesce(cat.names ->> ${langParam}, cat.name_en) FROM categories cat
+                    WHERE cat.id = ANY(c.category_ids) ORDER BY array_position(c.category_ids, cat.id)) AS categories,
+              c.rating, c.review_count, c.latitude, c.longitude, c.place_id, c.collected_at
+       FROM (SELECT * FROM companies c WHERE c.created_at <= $1 AND ${where.sql}
+             ORDER BY c.id LIMIT ${pageSize} OFFSET ${offset}) c
+       JOIN level3_locations l3 ON l3.id = c.level3_id
+       JOIN level2_locations l2 ON l2.id = c.level2_id
+       JOIN level1_locations l1 ON l1.id = c.level1_id
+       ORDER BY c.id`,
+      [nowParam, ...where.params, lang],
+    )
+
+    return c.json(
+      {
+        totalCount,
+        search_id: searchId,
+        page: paginate ? page : 1,
+        page_size: pageSize,
+        results: rows.map(({ emails, rating, collected_at, ...r }) => ({
+          ...r,
+          country: r.country.trim(),
+          email: emails.map(maskEmail),
+          rating: rating === null ? null : Number(rating),
+          collected_at: new Date(collected_at).toISOString(),
+        })),
+      },
+      200,
+    )
+  })
 }

@@ -1,6 +1,91 @@
-import type { OpenAPIHono } from '@hono/zod-openapi'
+import { timingSafeEqual, createHash } from 'node:crypto'
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi'
 import type { AppEnv } from '../app-env.ts'
+import { HttpError, notFound } from '../lib/errors.ts'
+import { jsonError } from '../lib/schemas.ts'
+
+const SnapshotSchema = z
+  .object({
+    country: z.string(),
+    country_name: z.string(),
+    language: z.string(),
+    generated_at: z.string().openapi({ format: 'date-time', description: 'When the newest section was stored.' }),
+    sections: z.record(z.string(), z.unknown()).openapi({
+      description: 'Latest snapshot of each section: `summary`, `top_categories`, `top_cities`.',
+    }),
+  })
+  .openapi('PageSnapshot')
+
+const snapshotRoute = createRoute({
+  method: 'get',
+  path: '/api/page-snapshots/{alpha2}',
+  tags: ['Page snapshots'],
+  summary: 'Country page data assembled from the stored snapshots (service token only)',
+  description: 'Gated by the `X-Service-Token` header, which must equal the service\'s PAGE_SNAPSHOT_TOKEN.',
+  security: [{ serviceToken: [] }],
+  request: {
+    params: z.object({
+      alpha2: z
+        .string()
+        .regex(/^[a-zA-Z]{2}$/, 'Must be a two-letter country code.')
+        .openapi({ param: { name: 'alpha2', in: 'path' }, example: 'DE' }),
+    }),
+    headers: z.object({ 'x-service-token': z.string().optional().openapi({ description: 'The service token.' }) }),
+  },
+  responses: {
+    200: { description: 'The country page payload', content: { 'application/json': { schema: SnapshotSchema } } },
+    400: jsonError('Invalid country code'),
+    401: jsonError('Service token missing'),
+    403: jsonError('Service token wrong'),
+    404: jsonError('Unknown country or no snapshot'),
+    503: jsonError('No service token is configured'),
+  },
+})
+
+const digest = (s: string) => createHash('sha256').update(s).digest()
 
 export function registerSnapshotRoutes(app: OpenAPIHono<AppEnv>) {
-  void app // TODO: not written yet
+  app.openAPIRegistry.registerComponent('securitySchemes', 'serviceToken', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Service-Token',
+  })
+
+  app.openapi(snapshotRoute, async (c) => {
+    const { db, config } = c.var.deps
+    if (!config.pageSnapshotToken) throw new HttpError(503, { detail: 'Page snapshots are not configured.' })
+    const given = c.req.header('x-service-token')
+    if (!given) throw new HttpError(401, { detail: 'Service token missing.' })
+    // compare fixed-length digests so the comparison takes the same time whatever was sent
+    if (!timingSafeEqual(digest(given), digest(config.pageSnapshotToken))) {
+      throw new HttpError(403, { detail: 'Service token not valid.' })
+    }
+
+    const code = c.req.valid('param').alpha2.toUpperCase()
+    const country = (
+      await db.query<{ code: string; name: string; language: string }>(
+        'SELECT code, name, language FROM countries WHERE code = $1',
+        [code],
+      )
+    ).rows[0]
+    if (!country) throw notFound('No such country.')
+    const { rows } = await db.query<{ section: string; payload: unknown; created_at: Date | string }>(
+      `SELECT DISTINCT ON (section) section, payload, created_at
+       FROM page_snapshots WHERE country_code = $1
+       ORDER BY section, created_at DESC, id DESC`,
+      [code],
+    )
+    if (!rows.length) throw notFound('No snapshot for this country yet.')
+    const generatedAt = Math.max(...rows.map((r) => new Date(r.created_at).getTime()))
+    return c.json(
+      {
+        country: code,
+        country_name: country.name,
+        language: country.language,
+        generated_at: new Date(generatedAt).toISOString(),
+        sections: Object.fromEntries(rows.map((r) => [r.section, r.payload])),
+      },
+      200,
+    )
+  })
 }
