@@ -29,7 +29,7 @@ export function CreditsPanel({ profile }: { profile: Profile }) {
         <div>
           <dt className="text-sm text-slate-600 dark:text-slate-400">{t('credits.plan')}</dt>
           <dd className="text-lg font-semibold capitalize">{plan?.plan_type ?? t('credits.noPlan')}</dd>
-          {plan && <dd className="text-sm">{t('credits.monthly', { count: plan.monthly_credits })}</dd>}
+          {plan && <dd className="text-sm">{t('credits.monthly', { count: plan.monthly_credits, n: n(plan.monthly_credits) })}</dd>}
         </div>
         <div>
           <dt className="text-sm text-slate-600 dark:text-slate-400">{t('credits.period')}</dt>
@@ -49,19 +49,17 @@ export function CreditsPanel({ profile }: { profile: Profile }) {
               optimum={Math.max(total, 1)}
               value={Math.max(0, left)}
               aria-label={t('credits.meterLabel')}
-            >
-              {t('credits.subscriptionLeft', { left: n(left), total: n(total) })}
-            </meter>
+            />
           </dd>
         </div>
         <div>
           <dt className="text-sm text-slate-600 dark:text-slate-400">{t('credits.purchased')}</dt>
-          <dd className="font-medium">{t('credits.purchasedAvailable', { count: profile.purchased_credits_available })}</dd>
+          <dd className="font-medium">{t('credits.purchasedAvailable', { n: n(profile.purchased_credits_available) })}</dd>
         </div>
         <div className="sm:col-span-2">
           <dt className="text-sm text-slate-600 dark:text-slate-400">{t('credits.fresh')}</dt>
           <dd className="font-medium">
-            {profile.can_download_fresh_exports ? t('credits.freshYes') : t('credits.freshNo')}
+            <span>{profile.can_download_fresh_exports ? t('credits.freshYes') : t('credits.freshNo')}</span>
             {!profile.can_download_fresh_exports && (
               <>
                 {' · '}
@@ -74,7 +72,7 @@ export function CreditsPanel({ profile }: { profile: Profile }) {
         </div>
       </dl>
       {profile.purchased_credits_expiring_soon > 0 && (
-        <Alert tone="warning">{t('credits.expiringSoon', { count: profile.purchased_credits_expiring_soon })}</Alert>
+        <Alert tone="warning">{t('credits.expiringSoon', { count: profile.purchased_credits_expiring_soon, n: n(profile.purchased_credits_expiring_soon) })}</Alert>
       )}
     </div>
   )

@@ -45,7 +45,7 @@ export function FilterSummary({ filters }: { filters: HistoryFilters }) {
   ].filter((x): x is string => Boolean(x))
 
   const list = (items: string[]) =>
-    new Intl.ListFormat(lng, { style: 'short', type: 'conjunction' }).format(items)
+    new Intl.ListFormat(lng, { style: 'long', type: 'conjunction' }).format(items)
 
   const rows: [string, string][] = []
   if (countries.length) rows.push([t('filters.countries'), list(countries.map((c) => countryName(lng, c)))])

@@ -6,6 +6,7 @@ import { Alert } from '@/components/ui/alert'
 import { Button, buttonClass } from '@/components/ui/button'
 import { paths } from '@/config/paths'
 import { profileOptions } from '@/lib/api/profile'
+import { formatNumber } from '@/lib/format'
 import { searchHistoryOptions } from '../api/get-search-history'
 import { DeltaDialog } from './delta-dialog'
 import { HistoryEntryCard } from './history-entry'
@@ -19,7 +20,7 @@ function pageFrom(params: URLSearchParams): number {
 
 /** The service pages the history (newest first); only one page is ever rendered, whatever the total. */
 export function HistoryPage() {
-  const { t } = useTranslation('history')
+  const { t, i18n } = useTranslation('history')
   const [params, setParams] = useSearchParams()
   const page = pageFrom(params)
   const history = useQuery(searchHistoryOptions(page, PAGE_SIZE))
@@ -47,7 +48,7 @@ export function HistoryPage() {
           <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{t('intro')}</p>
         </div>
         {history.data && count > 0 && (
-          <p className="text-sm text-slate-600 dark:text-slate-400">{t('count', { count })}</p>
+          <p className="text-sm text-slate-600 dark:text-slate-400">{t('count', { count, n: formatNumber(i18n.language, count) })}</p>
         )}
       </div>
 
@@ -55,9 +56,17 @@ export function HistoryPage() {
 
       {history.isError && !history.data && (
         <Alert tone="error" title={t('error.title')}>
-          <Button variant="secondary" className="mt-2" onClick={() => void history.refetch()}>
-            {t('error.retry')}
-          </Button>
+          <div className="mt-2 flex flex-wrap gap-2">
+            <Button variant="secondary" onClick={() => void history.refetch()}>
+              {t('error.retry')}
+            </Button>
+            {/* a page past the end (the list shrank, or a typed address) answers 404 */}
+            {page > 1 && (
+              <Button variant="secondary" onClick={() => goTo(1)}>
+                {t('error.firstPage')}
+              </Button>
+            )}
+          </div>
         </Alert>
       )}
 

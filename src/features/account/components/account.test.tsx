@@ -1,0 +1,187 @@
+import { screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { http, HttpResponse } from 'msw'
+import { afterEach, describe, expect, it } from 'vitest'
+import { profileSchema } from '@/lib/api/profile'
+import { changeLanguage, i18n } from '@/lib/i18n'
+import { server } from '@/testing/msw-server'
+import { renderWithProviders } from '@/testing/render'
+import { bucketByWeek, startOfWeek } from '../api/get-credit-usage'
+import { CreditsPanel } from './credits-panel'
+import { ProfileForm } from './profile-form'
+
+const rawProfile = {
+  id: 7,
+  email: 'ada@example.com',
+  first_name: 'Ada',
+  last_name: 'Lovelace',
+  subscription_plan: {
+    id: 2,
+    plan_type: 'pro',
+    monthly_credits: 5000,
+    price_per_month: '99.00',
+    link_expiration_days: 14,
+    product_id: 'p',
+    price_id: 'q',
+    is_active: true,
+    is_sellable: true,
+    allows_fresh_exports: true,
+    created_at: '2026-01-01T00:00:00Z',
+    updated_at: '2026-01-01T00:00:00Z',
+  },
+  total_credits: 5000,
+  remaining_credits: 1200,
+  purchased_credits_available: 300,
+  purchased_credits_expiring_soon: 50,
+  current_period_start: 1_793_491_200, // 2026-11-01T00:00:00Z
+  current_period_end: 1_796_083_200, // 2026-12-01T00:00:00Z
+  can_download_fresh_exports: true,
+  preferred_language: 'en',
+}
+const profile = (patch: Record<string, unknown> = {}) => profileSchema.parse({ ...rawProfile, ...patch })
+
+afterEach(async () => {
+  if (i18n.language !== 'en') await changeLanguage('en')
+})
+
+describe('ProfileForm validation (interface 2.1 / part 8 limits, checked before sending)', () => {
+  // any PATCH reaching the network would fail the test: MSW has no handler (onUnhandledRequest: 'error')
+  it('refuses an email over 254 characters', async () => {
+    renderWithProviders(<ProfileForm profile={profile()} />)
+    const email = screen.getByLabelText('Email')
+    await userEvent.clear(email)
+    await userEvent.click(email)
+    await userEvent.paste(`${'a'.repeat(243)}@example.com`) // 255
+    await userEvent.click(screen.getByRole('button', { name: 'Save changes' }))
+    expect(await screen.findByText('An email address can have at most 254 characters.')).toBeInTheDocument()
+    expect(email).toHaveAttribute('aria-invalid', 'true')
+  })
+
+  it('refuses an invalid email and an empty one', async () => {
+    renderWithProviders(<ProfileForm profile={profile()} />)
+    const email = screen.getByLabelText('Email')
+    await userEvent.clear(email)
+    await userEvent.type(email, 'not-an-email')
+    await userEvent.click(screen.getByRole('button', { name: 'Save changes' }))
+    expect(await screen.findByText('Enter a valid email address, like name@example.com.')).toBeInTheDocument()
+    await userEvent.clear(email)
+    await userEvent.click(screen.getByRole('button', { name: 'Save changes' }))
+    expect(await screen.findByText('Enter your email address.')).toBeInTheDocument()
+  })
+
+  it('refuses names over 150 characters but accepts exactly 150', async () => {
+    let sent: unknown = null
+    server.use(
+      http.patch('/api/user/profile/', async ({ request }) => {
+        sent = await request.json()
+        return HttpResponse.json({ ...rawProfile, first_name: 'b'.repeat(150) })
+      }),
+    )
+    renderWithProviders(<ProfileForm profile={profile()} />)
+    const first = screen.getByLabelText('First name')
+    await userEvent.clear(first)
+    await userEvent.click(first)
+    await userEvent.paste('b'.repeat(151))
+    await userEvent.click(screen.getByRole('button', { name: 'Save changes' }))
+    expect(await screen.findByText('At most 150 characters.')).toBeInTheDocument()
+    expect(sent).toBeNull()
+    await userEvent.type(first, '{Backspace}')
+    await userEvent.click(screen.getByRole('button', { name: 'Save changes' }))
+    expect(await screen.findByText('Your changes were saved.')).toBeInTheDocument()
+    // only what changed is sent, never the balance or the period
+    expect(sent).toEqual({ first_name: 'b'.repeat(150) })
+  })
+
+  it('offers exactly the 27 languages', () => {
+    renderWithProviders(<ProfileForm profile={profile()} />)
+    const options = within(screen.getByLabelText('Language')).getAllByRole('option') as HTMLOptionElement[]
+    expect(options.map((o) => o.value).sort()).toEqual(
+      ['bg', 'cs', 'da', 'de', 'el', 'en', 'es', 'et', 'fi', 'fr', 'he', 'hr', 'hu', 'it', 'lt', 'lv', 'nb', 'nl', 'pl', 'pt', 'ro', 'sk', 'sl', 'sr', 'sv', 'th', 'tr'],
+    )
+  })
+
+  it("shows the service's field errors on the fields", async () => {
+    server.use(
+      http.patch('/api/user/profile/', () =>
+        HttpResponse.json({ detail: 'Invalid input.', errors: { email: ['This email is already in use.'] } }, { status: 400 }),
+      ),
+    )
+    renderWithProviders(<ProfileForm profile={profile()} />)
+    const email = screen.getByLabelText('Email')
+    await userEvent.clear(email)
+    await userEvent.type(email, 'taken@example.com')
+    await userEvent.click(screen.getByRole('button', { name: 'Save changes' }))
+    expect(await screen.findByText('This email is already in use.')).toBeInTheDocument()
+    expect(email).toHaveAttribute('aria-invalid', 'true')
+  })
+
+  it('switches the dashboard language as soon as the profile is saved', async () => {
+    server.use(
+      http.patch('/api/user/profile/', async ({ request }) => {
+        const body = (await request.json()) as Record<string, unknown>
+        return HttpResponse.json({ ...rawProfile, ...body })
+      }),
+    )
+    renderWithProviders(<ProfileForm profile={profile()} />)
+    await userEvent.selectOptions(screen.getByLabelText('Language'), 'he')
+    await userEvent.click(screen.getByRole('button', { name: 'Save changes' }))
+    await waitFor(() => expect(i18n.language).toBe('he'))
+    expect(document.documentElement.dir).toBe('rtl')
+  })
+})
+
+describe('CreditsPanel', () => {
+  it('shows plan, subscription credits left of the total, purchased and expiring soon, fresh exports', () => {
+    renderWithProviders(<CreditsPanel profile={profile()} />)
+    expect(screen.getByText('pro')).toBeInTheDocument()
+    expect(screen.getByText('5,000 credits per month')).toBeInTheDocument()
+    expect(screen.getByText('1,200 of 5,000 left this period')).toBeInTheDocument()
+    expect(screen.getByRole('meter', { name: 'Subscription credits left' })).toHaveAttribute('value', '1200')
+    expect(screen.getByText('300 available')).toBeInTheDocument()
+    expect(screen.getByText(/50 purchased credits expire within 7 days/)).toBeInTheDocument()
+    expect(screen.getByText('Included in your plan')).toBeInTheDocument()
+  })
+
+  // decisions.md: the period arrives as epoch seconds (declared type), an ISO string (described type) or null
+  it.each([
+    ['epoch seconds', 1_793_491_200, 1_796_083_200],
+    ['ISO 8601 strings', '2026-11-01T00:00:00Z', '2026-12-01T00:00:00Z'],
+    ['numeric strings', '1793491200', '1796083200'],
+  ])('billing period from %s', (_label, start, end) => {
+    renderWithProviders(<CreditsPanel profile={profile({ current_period_start: start, current_period_end: end })} />)
+    const expected = `${new Intl.DateTimeFormat('en', { dateStyle: 'medium' }).format(new Date('2026-11-01T00:00:00Z'))} – ${new Intl.DateTimeFormat('en', { dateStyle: 'medium' }).format(new Date('2026-12-01T00:00:00Z'))}`
+    expect(screen.getByTestId('billing-period')).toHaveTextContent(expected)
+  })
+
+  it('billing period null: says it is not set', () => {
+    renderWithProviders(<CreditsPanel profile={profile({ current_period_start: null, current_period_end: null })} />)
+    expect(screen.getByTestId('billing-period')).toHaveTextContent('Not set')
+  })
+
+  it('no plan, no fresh exports: explained with the way to plans', () => {
+    renderWithProviders(<CreditsPanel profile={profile({ subscription_plan: null, total_credits: 0, remaining_credits: 0, can_download_fresh_exports: false, purchased_credits_expiring_soon: 0 })} />)
+    expect(screen.getByText('No plan')).toBeInTheDocument()
+    expect(screen.getByText('Not included in your plan')).toBeInTheDocument()
+    expect(screen.getByRole('link', { name: 'See plans' })).toHaveAttribute('href', '/plans')
+    expect(screen.queryByText(/expire within 7 days/)).not.toBeInTheDocument()
+  })
+})
+
+describe('weekly usage', () => {
+  it('sums credits per Monday-started week, empty weeks included, older entries left out', () => {
+    const now = new Date(2026, 10, 25, 12) // Wednesday 25 Nov 2026, local
+    const weeks = bucketByWeek(
+      [
+        { created_at: new Date(2026, 10, 23, 8).toISOString(), credits_charged: 10 }, // Monday this week
+        { created_at: new Date(2026, 10, 25, 9).toISOString(), credits_charged: 5 },
+        { created_at: new Date(2026, 10, 22, 23).toISOString(), credits_charged: 7 }, // Sunday: last week
+        { created_at: new Date(2026, 7, 1).toISOString(), credits_charged: 999 }, // outside 4 weeks
+      ],
+      4,
+      now,
+    )
+    expect(weeks.map((w) => w.credits)).toEqual([0, 0, 7, 15])
+    expect(weeks[3]!.start.getTime()).toBe(startOfWeek(now).getTime())
+    expect(weeks[3]!.start.getDay()).toBe(1)
+  })
+})

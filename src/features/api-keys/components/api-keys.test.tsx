@@ -1,0 +1,144 @@
+import { screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { http, HttpResponse } from 'msw'
+import { describe, expect, it, vi } from 'vitest'
+import { server } from '@/testing/msw-server'
+import { renderWithProviders } from '@/testing/render'
+import { createApiKeyFormSchema, endOfLocalDay } from '../api/create-api-key'
+import { ApiKeysPage } from './api-keys-page'
+
+const DAY = 86_400_000
+const iso = (ms: number) => new Date(ms).toISOString()
+const localDay = (d: Date) =>
+  `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`
+
+function serveKeys(initial: Record<string, unknown>[]) {
+  const keys = [...initial]
+  const posted: unknown[] = []
+  const deleted: string[] = []
+  server.use(
+    http.get('/api/user/api-keys/', () => HttpResponse.json(keys)),
+    http.post('/api/user/api-keys/', async ({ request }) => {
+      const body = (await request.json()) as { expiry?: string }
+      posted.push(body)
+      const api_key = { id: 'k-new', token_key: 'ab12cd34', created: iso(Date.now()), expiry: body.expiry ?? null }
+      keys.push(api_key)
+      return HttpResponse.json({ token: 'ab12cd34.full-secret-value', api_key }, { status: 201 })
+    }),
+    http.delete('/api/user/api-keys/:id/', ({ params }) => {
+      deleted.push(String(params.id))
+      keys.splice(keys.findIndex((k) => k.id === params.id), 1)
+      return new HttpResponse(null, { status: 204 })
+    }),
+  )
+  return { posted, deleted }
+}
+
+describe('create key form: expiry', () => {
+  it('the schema refuses a day that has ended, accepts today and empty', () => {
+    const now = new Date(2026, 10, 23, 15).getTime()
+    const schema = createApiKeyFormSchema(() => now)
+    expect(schema.safeParse({ expiry: '' }).success).toBe(true)
+    expect(schema.safeParse({ expiry: '2026-11-23' }).success).toBe(true)
+    const past = schema.safeParse({ expiry: '2026-11-22' })
+    expect(past.success).toBe(false)
+    expect(past.error?.issues[0]?.message).toBe('past')
+    expect(schema.safeParse({ expiry: 'tomorrow' }).error?.issues[0]?.message).toBe('invalid')
+    expect(endOfLocalDay('2026-11-23').getHours()).toBe(23)
+  })
+
+  it('a past date is refused with a clear message before anything is sent', async () => {
+    const { posted } = serveKeys([])
+    renderWithProviders(<ApiKeysPage />)
+    await screen.findByText('You have no API keys yet.')
+    const input = screen.getByLabelText('Expiry date (optional)')
+    await userEvent.type(input, localDay(new Date(Date.now() - 3 * DAY)))
+    await userEvent.click(screen.getByRole('button', { name: 'Create key' }))
+    expect(await screen.findByText('Choose a date that has not passed yet.')).toBeInTheDocument()
+    expect(input).toHaveAttribute('aria-invalid', 'true')
+    expect(posted).toEqual([])
+  })
+
+  it("the service's 400 on expiry is shown on the field", async () => {
+    serveKeys([])
+    server.use(
+      http.post('/api/user/api-keys/', () =>
+        HttpResponse.json({ detail: 'Invalid input.', errors: { expiry: ['Expiry must be in the future.'] } }, { status: 400 }),
+      ),
+    )
+    renderWithProviders(<ApiKeysPage />)
+    await screen.findByText('You have no API keys yet.')
+    await userEvent.type(screen.getByLabelText('Expiry date (optional)'), localDay(new Date(Date.now() + 3 * DAY)))
+    await userEvent.click(screen.getByRole('button', { name: 'Create key' }))
+    expect(await screen.findByText('Expiry must be in the future.')).toBeInTheDocument()
+  })
+})
+
+describe('ApiKeysPage', () => {
+  it('lists keys with prefix, dates and active/expired state', async () => {
+    serveKeys([
+      { id: 'a', token_key: 'aaaa1111', created: iso(Date.now() - 10 * DAY), expiry: null },
+      { id: 'b', token_key: 'bbbb2222', created: iso(Date.now() - 10 * DAY), expiry: iso(Date.now() - DAY) },
+    ])
+    renderWithProviders(<ApiKeysPage />)
+    const rows = await screen.findAllByRole('row')
+    expect(within(rows[1]!).getByText('aaaa1111…')).toBeInTheDocument()
+    expect(within(rows[1]!).getByText('Never')).toBeInTheDocument()
+    expect(within(rows[1]!).getByText('Active')).toBeInTheDocument()
+    expect(within(rows[2]!).getByText('Expired')).toBeInTheDocument()
+  })
+
+  it('shows the full key once, with copy and curl, and cannot be closed before the acknowledgement', async () => {
+    const { posted } = serveKeys([])
+    const writeText = vi.fn().mockResolvedValue(undefined)
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true })
+    renderWithProviders(<ApiKeysPage />)
+    await screen.findByText('You have no API keys yet.')
+    await userEvent.click(screen.getByRole('button', { name: 'Create key' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Your new API key' })
+    expect(posted).toEqual([{}]) // no expiry: the field is omitted
+    expect(within(dialog).getByLabelText('Full API key')).toHaveValue('ab12cd34.full-secret-value')
+    expect(within(dialog).getByText(/you will not see it again/)).toBeInTheDocument()
+    expect(
+      within(dialog).getByText(`curl -H "Authorization: Token ab12cd34.full-secret-value" "${window.location.origin}/api/companies/?countries=DE"`),
+    ).toBeInTheDocument()
+
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Copy key' }))
+    expect(writeText).toHaveBeenCalledWith('ab12cd34.full-secret-value')
+    expect(await within(dialog).findByText('Copied')).toBeInTheDocument()
+
+    const done = within(dialog).getByRole('button', { name: 'Done' })
+    expect(done).toBeDisabled()
+    await userEvent.keyboard('{Escape}')
+    expect(screen.getByRole('dialog', { name: 'Your new API key' })).toBeInTheDocument()
+    await userEvent.click(within(dialog).getByRole('checkbox', { name: /I have copied the key/ }))
+    await userEvent.click(done)
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument())
+    // the list shows only the prefix from now on
+    expect(await screen.findByText('ab12cd34…')).toBeInTheDocument()
+    expect(screen.queryByText(/full-secret-value/)).not.toBeInTheDocument()
+  })
+
+  it('sends a chosen expiry as an ISO date-time at the end of that day', async () => {
+    const { posted } = serveKeys([])
+    renderWithProviders(<ApiKeysPage />)
+    await screen.findByText('You have no API keys yet.')
+    const day = localDay(new Date(Date.now() + 30 * DAY))
+    await userEvent.type(screen.getByLabelText('Expiry date (optional)'), day)
+    await userEvent.click(screen.getByRole('button', { name: 'Create key' }))
+    await screen.findByRole('dialog')
+    expect(posted).toEqual([{ expiry: endOfLocalDay(day).toISOString() }])
+  })
+
+  it('revokes through a confirmation that names the key', async () => {
+    const { deleted } = serveKeys([{ id: 'a', token_key: 'aaaa1111', created: iso(Date.now()), expiry: null }])
+    renderWithProviders(<ApiKeysPage />)
+    await userEvent.click(await screen.findByRole('button', { name: 'Revoke key aaaa1111…' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Revoke key aaaa1111…?' })
+    expect(deleted).toEqual([])
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Revoke key' }))
+    expect(await screen.findByText('Key aaaa1111… was revoked.')).toBeInTheDocument()
+    expect(deleted).toEqual(['a'])
+    expect(await screen.findByText('You have no API keys yet.')).toBeInTheDocument()
+  })
+})
