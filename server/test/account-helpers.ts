@@ -126,3 +126,21 @@ export async function advanceClock(svc: TestService, seconds: number) {
   const res = await svc.request('/api/_test/clock/', { method: 'POST', json: { advance_seconds: seconds } })
   expect(res.status).toBe(200)
 }
+
+/**
+ * POST on a connection of its own (node:http, no keep-alive pool): a server that refuses a huge body
+ * early closes that connection, which must not break the pooled connections of the following tests.
+ */
+export async function postOnOwnConnection(url: string, headers: Record<string, string>, payload: string) {
+  const { request } = await import('node:http')
+  return new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const req = request(url, { method: 'POST', headers, agent: false }, (res) => {
+      let text = ''
+      res.setEncoding('utf8')
+      res.on('data', (chunk: string) => (text += chunk))
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }))
+    })
+    req.on('error', reject)
+    req.end(payload)
+  })
+}
