@@ -46,6 +46,6 @@ export const categoriesOptions = (lang: string) =>
   queryOptions({
     queryKey: lookupKeys.categories(lang),
     queryFn: ({ signal }) =>
-      api('/api/categories', { query: { limit: 1000, lang }, schema: z.array(categorySchema), signal }),
+      api('/api/categories', { query: { limit: 100, lang }, schema: z.array(categorySchema), signal }),
     ...forever,
   })

@@ -57,7 +57,11 @@ export function DeltaDialog({ searchId, onClose }: { searchId: number; onClose: 
             <Button onClick={confirm} loading={start.isPending}>
               {start.isPending
                 ? t('delta.starting')
-                : t('delta.confirm', { count: shown.lead_count, credits: formatNumber(i18n.language, shown.required_credits) })}
+                : t('delta.confirm', {
+                    count: shown.lead_count,
+                    n: formatNumber(i18n.language, shown.lead_count),
+                    credits: formatNumber(i18n.language, shown.required_credits),
+                  })}
             </Button>
           )}
         </>
