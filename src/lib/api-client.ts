@@ -1,4 +1,3 @@
-import type { z } from 'zod'
 import { env } from '@/config/env'
 
 /**
@@ -13,11 +12,23 @@ import { env } from '@/config/env'
  */
 export type QueryValue = string | number | boolean | null | undefined | ReadonlyArray<string | number>
 
+/**
+ * What `schema` must be: any Standard Schema, which every zod v4 schema is (full `zod` or
+ * `zod/mini`). Validating through `~standard` keeps zod itself out of this module, so pages
+ * that need no schema (sign-in) do not load it.
+ */
+export interface ResponseSchema<T> {
+  readonly '~standard': {
+    readonly validate: (value: unknown) => { readonly value: T; readonly issues?: undefined } | { readonly issues: ReadonlyArray<unknown> } | Promise<{ readonly value: T; readonly issues?: undefined } | { readonly issues: ReadonlyArray<unknown> }>
+  }
+}
+
 export interface ApiOptions<T> {
   method?: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE'
   query?: Record<string, QueryValue>
   body?: unknown
-  schema?: z.ZodType<T>
+  /** Any zod v4 schema (full `zod` or `zod/mini`); its output type is what `api()` resolves to. */
+  schema?: ResponseSchema<T>
   signal?: AbortSignal
   /** false for the public endpoints (/api/auth/*, /api/plans): no Authorization header, no refresh. */
   auth?: boolean
@@ -179,12 +190,12 @@ export async function api<T = unknown>(path: string, options: ApiOptions<T> = {}
     if (res.status === 204) return undefined as T
     const data = await readBody(res)
     if (!schema) return data as T
-    const parsed = schema.safeParse(data)
-    if (!parsed.success) {
-      console.error(`Unexpected response from ${method} ${path}`, parsed.error)
+    const parsed = await schema['~standard'].validate(data)
+    if (parsed.issues) {
+      console.error(`Unexpected response from ${method} ${path}`, parsed.issues)
       throw new ApiError(res.status, { detail: 'The service answered in an unexpected shape.', code: CLIENT_CODES.invalidResponse }, { requestId })
     }
-    return parsed.data
+    return parsed.value
   }
 }
 

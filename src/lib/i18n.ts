@@ -3,15 +3,59 @@ import { initReactI18next } from 'react-i18next'
 import { isLanguage, NAMESPACES, RTL_LANGUAGES, type Language } from '@/config/languages'
 import common from '../../locales/en/common.json'
 import auth from '../../locales/en/auth.json'
-import search from '../../locales/en/search.json'
-import exportsNs from '../../locales/en/exports.json'
-import history from '../../locales/en/history.json'
-import account from '../../locales/en/account.json'
-import apikeys from '../../locales/en/apikeys.json'
-import plans from '../../locales/en/plans.json'
+import type search from '../../locales/en/search.json'
+import type exportsNs from '../../locales/en/exports.json'
+import type history from '../../locales/en/history.json'
+import type account from '../../locales/en/account.json'
+import type apikeys from '../../locales/en/apikeys.json'
+import type plans from '../../locales/en/plans.json'
 
-/** English is bundled (and the source of typed keys); every other language is one lazy chunk per namespace. */
-export const enResources = { common, auth, search, exports: exportsNs, history, account, apikeys, plans } as const
+/** English is the source of the typed keys (src/types/i18next.d.ts). */
+export interface EnResources {
+  common: typeof common
+  auth: typeof auth
+  search: typeof search
+  exports: typeof exportsNs
+  history: typeof history
+  account: typeof account
+  apikeys: typeof apikeys
+  plans: typeof plans
+}
+
+/**
+ * English of the signed-out pages ships in the first load; the English of the signed-in pages
+ * loads with their code (router.tsx awaits `loadPageNamespaces()` beside each page module), so
+ * the sign-in page does not carry every page's strings. Every other language is one lazy chunk
+ * per namespace, loaded when the language is chosen.
+ */
+export const enResources = { common, auth } as const
+const BUNDLED: ReadonlySet<string> = new Set(Object.keys(enResources))
+
+const lazyEnglish = import.meta.glob<{ default: Record<string, unknown> }>([
+  '../../locales/en/*.json',
+  '!../../locales/en/common.json',
+  '!../../locales/en/auth.json',
+])
+
+let pageNamespaces: Promise<void> | null = null
+/** English strings of the signed-in pages (also the fallback of every other language). */
+export function loadPageNamespaces(): Promise<void> {
+  pageNamespaces ??= Promise.all(
+    NAMESPACES.filter((ns) => !BUNDLED.has(ns)).map(async (ns) => {
+      const loader = lazyEnglish[`../../locales/en/${ns}.json`]
+      if (!loader) return
+      const mod = await loader()
+      i18n.addResourceBundle('en', ns, mod.default, true, true)
+    }),
+  ).then(
+    () => undefined,
+    (error: unknown) => {
+      pageNamespaces = null // a failed chunk load may succeed next time
+      throw error
+    },
+  )
+  return pageNamespaces
+}
 
 const lazyLocales = import.meta.glob<{ default: Record<string, unknown> }>(['../../locales/*/*.json', '!../../locales/en/*.json'])
 

@@ -2,11 +2,12 @@ import '@testing-library/jest-dom/vitest'
 import { cleanup } from '@testing-library/react'
 import { afterAll, afterEach, beforeAll } from 'vitest'
 import { server } from './msw-server'
-import { initI18n } from '@/lib/i18n'
+import { initI18n, loadPageNamespaces } from '@/lib/i18n'
 
 beforeAll(async () => {
   server.listen({ onUnhandledRequest: 'error' })
   await initI18n('en')
+  await loadPageNamespaces()
 })
 afterEach(() => {
   cleanup()

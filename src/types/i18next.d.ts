@@ -1,9 +1,9 @@
 import 'i18next'
-import type { enResources } from '@/lib/i18n'
+import type { EnResources } from '@/lib/i18n'
 
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'common'
-    resources: typeof enResources
+    resources: EnResources
   }
 }

@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next'
 import { Navigate, useSearchParams } from 'react-router'
 import { AuthLayout } from '@/app/layout/auth-layout'
 import { SignInForm } from '@/features/auth/sign-in-form'
-import { safeNext } from '@/features/auth/schemas'
+import { safeNext } from '@/features/auth/safe-next'
 import { useDocumentTitle } from '@/lib/use-document-title'
 import { useSession } from '@/lib/session'
 

@@ -1,9 +1,9 @@
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { api } from '@/lib/api-client'
 import type { Language } from '@/config/languages'
 
 /** Sign-up (decisions.md): `{email, password, first_name?, last_name?, preferred_language?}` → 201 `{id, email}`. */
-export const signUpResponseSchema = z.looseObject({ email: z.string().optional() })
+export const signUpResponseSchema = z.looseObject({ email: z.optional(z.string()) })
 
 export const signUp = (input: { email: string; password: string; first_name?: string; last_name?: string; preferred_language?: Language }) =>
   api('/api/auth/sign-up', { method: 'POST', body: input, schema: signUpResponseSchema, auth: false })

@@ -1,6 +1,5 @@
 import { useState } from 'react'
 import { useForm } from 'react-hook-form'
-import { zodResolver } from '@hookform/resolvers/zod'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { Alert } from '@/components/ui/alert'
@@ -10,7 +9,8 @@ import { paths } from '@/config/paths'
 import { errorMessage } from '@/lib/error-message'
 import { applyFieldErrors } from '@/lib/form-errors'
 import { requestPasswordReset } from './auth-api'
-import { forgotPasswordSchema, type ForgotPasswordValues } from './schemas'
+import type { ForgotPasswordValues } from './schemas'
+import { forgotPasswordResolver } from './resolvers'
 import { useFieldError } from './use-field-error'
 
 export function ForgotPasswordForm() {
@@ -23,7 +23,7 @@ export function ForgotPasswordForm() {
     handleSubmit,
     setError,
     formState: { errors, isSubmitting },
-  } = useForm<ForgotPasswordValues>({ resolver: zodResolver(forgotPasswordSchema), defaultValues: { email: '' } })
+  } = useForm<ForgotPasswordValues>({ resolver: forgotPasswordResolver, defaultValues: { email: '' } })
 
   const onSubmit = handleSubmit(async ({ email }) => {
     setFormError(null)

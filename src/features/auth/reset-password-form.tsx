@@ -1,6 +1,5 @@
 import { useState } from 'react'
 import { useForm } from 'react-hook-form'
-import { zodResolver } from '@hookform/resolvers/zod'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate, useSearchParams } from 'react-router'
 import { Alert } from '@/components/ui/alert'
@@ -10,7 +9,8 @@ import { paths } from '@/config/paths'
 import { ApiError } from '@/lib/api-client'
 import { errorMessage } from '@/lib/error-message'
 import { confirmPasswordReset } from './auth-api'
-import { resetPasswordSchema, type ResetPasswordValues } from './schemas'
+import type { ResetPasswordValues } from './schemas'
+import { resetPasswordResolver } from './resolvers'
 import { useFieldError } from './use-field-error'
 
 export function ResetPasswordForm() {
@@ -26,7 +26,7 @@ export function ResetPasswordForm() {
     handleSubmit,
     setError,
     formState: { errors, isSubmitting },
-  } = useForm<ResetPasswordValues>({ resolver: zodResolver(resetPasswordSchema), defaultValues: { password: '', confirm: '' } })
+  } = useForm<ResetPasswordValues>({ resolver: resetPasswordResolver, defaultValues: { password: '', confirm: '' } })
 
   const onSubmit = handleSubmit(async ({ password }) => {
     if (!token) return

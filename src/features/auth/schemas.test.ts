@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { resetPasswordSchema, safeNext, signUpSchema } from './schemas'
+import { resetPasswordSchema, signUpSchema } from './schemas'
+import { safeNext } from './safe-next'
 
 describe('safeNext', () => {
   it.each([

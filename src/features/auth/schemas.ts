@@ -1,51 +1,33 @@
-import { z } from 'zod'
+import { z } from 'zod/mini'
 
 /**
  * Form schemas mirror the service's limits (interface part 8, decisions.md: password ≥ 8).
  * Messages are i18n keys of the `auth` namespace; the form translates them when it shows them.
+ * `zod/mini`: these ship with the sign-in page, which must stay small.
  */
 export const PASSWORD_MIN = 8
 
-const email = z
-  .string()
-  .trim()
-  .min(1, 'validation.emailRequired')
-  .max(254, 'validation.emailTooLong')
-  .pipe(z.email('validation.emailInvalid'))
+const email = z.pipe(
+  z.string().check(z.trim(), z.minLength(1, 'validation.emailRequired'), z.maxLength(254, 'validation.emailTooLong')),
+  z.email('validation.emailInvalid'),
+)
 
-const newPassword = z.string().min(1, 'validation.passwordRequired').min(PASSWORD_MIN, 'validation.passwordTooShort')
+const newPassword = z.string().check(z.minLength(1, 'validation.passwordRequired'), z.minLength(PASSWORD_MIN, 'validation.passwordTooShort'))
 
 export const signInSchema = z.object({
   email,
-  password: z.string().min(1, 'validation.passwordRequired'),
+  password: z.string().check(z.minLength(1, 'validation.passwordRequired')),
 })
 export type SignInValues = z.infer<typeof signInSchema>
 
-export const signUpSchema = z.object({
-  first_name: z.string().trim().max(150, 'validation.nameTooLong'),
-  last_name: z.string().trim().max(150, 'validation.nameTooLong'),
-  email,
-  password: newPassword,
-})
+const name = z.string().check(z.trim(), z.maxLength(150, 'validation.nameTooLong'))
+export const signUpSchema = z.object({ first_name: name, last_name: name, email, password: newPassword })
 export type SignUpValues = z.infer<typeof signUpSchema>
 
 export const forgotPasswordSchema = z.object({ email })
 export type ForgotPasswordValues = z.infer<typeof forgotPasswordSchema>
 
-export const resetPasswordSchema = z
-  .object({ password: newPassword, confirm: z.string() })
-  .refine((v) => v.password === v.confirm, { path: ['confirm'], message: 'validation.passwordsDiffer' })
+export const resetPasswordSchema = z.object({ password: newPassword, confirm: z.string() }).check(
+  z.refine((v) => v.password === v.confirm, { path: ['confirm'], message: 'validation.passwordsDiffer' }),
+)
 export type ResetPasswordValues = z.infer<typeof resetPasswordSchema>
-
-/** `?next=` is honoured only for same-origin relative paths (no `//evil`, no `/\evil`, no scheme). */
-export function safeNext(next: string | null | undefined, fallback = '/search'): string {
-  if (!next || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return fallback
-  try {
-    const url = new URL(next, 'http://dashboard.invalid')
-    if (url.origin !== 'http://dashboard.invalid') return fallback
-    if (url.pathname.startsWith('/sign-in')) return fallback
-    return `${url.pathname}${url.search}${url.hash}`
-  } catch {
-    return fallback
-  }
-}

@@ -1,6 +1,5 @@
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import { useForm } from 'react-hook-form'
-import { zodResolver } from '@hookform/resolvers/zod'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate, useSearchParams } from 'react-router'
 import { useQueryClient } from '@tanstack/react-query'
@@ -9,12 +8,15 @@ import { Button } from '@/components/ui/button'
 import { TextField } from '@/components/ui/field'
 import { paths } from '@/config/paths'
 import { ApiError } from '@/lib/api-client'
-import { profileOptions } from '@/lib/api/profile'
 import { errorMessage } from '@/lib/error-message'
 import { changeLanguage } from '@/lib/i18n'
 import { signIn } from '@/lib/session'
-import { safeNext, signInSchema, type SignInValues } from './schemas'
+import type { SignInValues } from './schemas'
+import { lazyResolver } from './lazy-resolver'
+import { safeNext } from './safe-next'
 import { useFieldError } from './use-field-error'
+
+const resolver = lazyResolver<SignInValues>(() => import('./resolvers').then((m) => m.signInResolver))
 
 export function SignInForm() {
   const { t } = useTranslation('auth')
@@ -28,7 +30,9 @@ export function SignInForm() {
     register,
     handleSubmit,
     formState: { errors, isSubmitting },
-  } = useForm<SignInValues>({ resolver: zodResolver(signInSchema), defaultValues: { email: params.get('email') ?? '', password: '' } })
+  } = useForm<SignInValues>({ resolver, defaultValues: { email: params.get('email') ?? '', password: '' } })
+
+  useEffect(() => resolver.preload(), [])
 
   const onSubmit = handleSubmit(async ({ email, password }) => {
     setFormError(null)
@@ -40,6 +44,7 @@ export function SignInForm() {
     }
     try {
       // the dashboard speaks the language saved in the profile from the first signed-in page on
+      const { profileOptions } = await import('@/lib/api/profile')
       const profile = await queryClient.fetchQuery(profileOptions())
       await changeLanguage(profile.preferred_language)
     } catch {

@@ -1,6 +1,5 @@
 import { useState } from 'react'
 import { useForm } from 'react-hook-form'
-import { zodResolver } from '@hookform/resolvers/zod'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate, useSearchParams } from 'react-router'
 import { Alert } from '@/components/ui/alert'
@@ -13,7 +12,9 @@ import { applyFieldErrors } from '@/lib/form-errors'
 import { i18n } from '@/lib/i18n'
 import { signIn } from '@/lib/session'
 import { signUp } from './auth-api'
-import { safeNext, signUpSchema, type SignUpValues } from './schemas'
+import type { SignUpValues } from './schemas'
+import { signUpResolver } from './resolvers'
+import { safeNext } from './safe-next'
 import { useFieldError } from './use-field-error'
 
 export function SignUpForm() {
@@ -28,7 +29,7 @@ export function SignUpForm() {
     setError,
     formState: { errors, isSubmitting },
   } = useForm<SignUpValues>({
-    resolver: zodResolver(signUpSchema),
+    resolver: signUpResolver,
     defaultValues: { first_name: '', last_name: '', email: '', password: '' },
   })
 

@@ -1,6 +1,14 @@
 import { queryOptions } from '@tanstack/react-query'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { api } from '@/lib/api-client'
+
+/*
+ * Schemas on the first load use `zod/mini` (same validation, a fraction of the bytes); feature
+ * chunks may use full `zod`: both are zod v4 schemas and `api()` takes either.
+ */
+
+const withDefault = <T extends z.ZodMiniType>(schema: T, fallback: z.output<T>) =>
+  z.pipe(z.optional(z.nullable(schema)), z.transform((v) => (v ?? fallback) as z.output<T>))
 
 /**
  * SubscriptionPlan (interface 2.2) plus the `id` the reference service adds. Tolerant as
@@ -8,33 +16,33 @@ import { api } from '@/lib/api-client'
  * arrive as a string ("49.00", the declared format) or as a number.
  */
 export const planSchema = z.looseObject({
-  id: z.union([z.number(), z.string()]).optional(),
+  id: z.optional(z.union([z.number(), z.string()])),
   plan_type: z.string(),
-  monthly_credits: z.number().int().catch(0),
-  price_per_month: z.union([z.string(), z.number()]).transform(String).catch('0'),
-  link_expiration_days: z.number().int().catch(0),
-  product_id: z.string().optional(),
-  price_id: z.string().optional(),
-  is_active: z.boolean().optional().default(true),
-  is_sellable: z.boolean().optional().default(true),
-  allows_fresh_exports: z.boolean().optional().default(false),
-  created_at: z.string().optional(),
-  updated_at: z.string().optional(),
+  monthly_credits: withDefault(z.number(), 0),
+  price_per_month: z.pipe(withDefault(z.union([z.string(), z.number()]), '0'), z.transform(String)),
+  link_expiration_days: withDefault(z.number(), 0),
+  product_id: z.optional(z.string()),
+  price_id: z.optional(z.string()),
+  is_active: withDefault(z.boolean(), true),
+  is_sellable: withDefault(z.boolean(), true),
+  allows_fresh_exports: withDefault(z.boolean(), false),
+  created_at: z.optional(z.string()),
+  updated_at: z.optional(z.string()),
 })
-export type Plan = z.infer<typeof planSchema>
+export type Plan = z.output<typeof planSchema>
 
 /** `GET /api/plans` answers a list; a paginated `{results: [...]}` is accepted too. */
-export const plansResponseSchema = z
-  .union([z.array(planSchema), z.looseObject({ results: z.array(planSchema) })])
-  .transform((v) => (Array.isArray(v) ? v : v.results))
+export const plansResponseSchema = z.pipe(
+  z.union([z.array(planSchema), z.looseObject({ results: z.array(planSchema) })]),
+  z.transform((v): Plan[] => (Array.isArray(v) ? v : v.results)),
+)
 
 export const planKeys = {
   all: ['plans'] as const,
   list: () => [...planKeys.all, 'list'] as const,
 }
 
-export const getPlans = (signal?: AbortSignal) =>
-  api('/api/plans', { schema: plansResponseSchema, signal, auth: false })
+export const getPlans = (signal?: AbortSignal) => api('/api/plans', { schema: plansResponseSchema, signal, auth: false })
 
 export const plansOptions = () =>
   queryOptions({
@@ -42,3 +50,5 @@ export const plansOptions = () =>
     queryFn: ({ signal }) => getPlans(signal),
     staleTime: 5 * 60_000,
   })
+
+export { withDefault }

@@ -1,66 +1,65 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { api } from '@/lib/api-client'
-import { LANGUAGES, type Language } from '@/config/languages'
+import { isLanguage, LANGUAGES, type Language } from '@/config/languages'
 import { useSession } from '@/lib/session'
-import { planSchema } from './plans'
+import { planSchema, withDefault, type Plan } from './plans'
 
 /**
  * The billing period fields are declared integer but described as ISO 8601 (interface 2.1);
  * decisions.md: accept epoch seconds, an ISO string or null, and hand the UI a Date or null.
  */
-export const periodDateSchema = z
-  .union([z.number(), z.string(), z.null()])
-  .optional()
-  .transform((v): Date | null => {
-    if (v === null || v === undefined || v === '') return null
-    if (typeof v === 'number') return new Date(v * 1000)
-    // a numeric string is epoch seconds too
-    if (/^-?\d+$/.test(v.trim())) return new Date(Number(v) * 1000)
-    const d = new Date(v)
-    return Number.isNaN(d.getTime()) ? null : d
-  })
+export function parsePeriodDate(v: number | string | null | undefined): Date | null {
+  if (v === null || v === undefined || v === '') return null
+  if (typeof v === 'number') return new Date(v * 1000)
+  // a numeric string is epoch seconds too
+  if (/^-?\d+$/.test(v.trim())) return new Date(Number(v) * 1000)
+  const d = new Date(v)
+  return Number.isNaN(d.getTime()) ? null : d
+}
 
-const int = z.number().int()
+export const periodDateSchema = z.pipe(z.optional(z.nullable(z.union([z.number(), z.string()]))), z.transform(parsePeriodDate))
 
-/** Plan name string (the login `user`'s typing) is turned into a minimal plan object. */
-const profilePlanSchema = z
-  .union([planSchema, z.string().transform((name) => planSchema.parse({ plan_type: name, monthly_credits: 0, price_per_month: '0', link_expiration_days: 0 })), z.null()])
-  .optional()
-  .transform((v) => v ?? null)
+/** A plan name string (the login `user`'s typing) becomes a minimal plan object. */
+const profilePlanSchema = z.pipe(
+  z.optional(z.nullable(z.union([planSchema, z.string()]))),
+  z.transform((v): Plan | null => (typeof v === 'string' ? planSchema.parse({ plan_type: v }) : (v ?? null))),
+)
 
 export const languageSchema = z.enum(LANGUAGES)
 
 /** User (interface 2.1), tolerant: extra fields pass, missing optional ones get neutral values. */
 export const profileSchema = z.looseObject({
-  id: z.union([int, z.string()]),
+  id: z.union([z.number(), z.string()]),
   email: z.string(),
-  first_name: z.string().nullish().transform((v) => v ?? ''),
-  last_name: z.string().nullish().transform((v) => v ?? ''),
+  first_name: withDefault(z.string(), ''),
+  last_name: withDefault(z.string(), ''),
   subscription_plan: profilePlanSchema,
-  total_credits: int.nullish().transform((v) => v ?? 0),
-  remaining_credits: int.nullish().transform((v) => v ?? 0),
-  purchased_credits_available: int.nullish().transform((v) => v ?? 0),
-  purchased_credits_expiring_soon: int.nullish().transform((v) => v ?? 0),
+  total_credits: withDefault(z.number(), 0),
+  remaining_credits: withDefault(z.number(), 0),
+  purchased_credits_available: withDefault(z.number(), 0),
+  purchased_credits_expiring_soon: withDefault(z.number(), 0),
   current_period_start: periodDateSchema,
   current_period_end: periodDateSchema,
-  can_download_fresh_exports: z.boolean().nullish().transform((v) => v ?? false),
+  can_download_fresh_exports: withDefault(z.boolean(), false),
   // an unknown code from a newer service must not break the page: treat it as English
-  preferred_language: z
-    .string()
-    .nullish()
-    .transform((v): Language => (languageSchema.safeParse(v?.toLowerCase()).success ? (v!.toLowerCase() as Language) : 'en')),
+  preferred_language: z.pipe(
+    z.optional(z.nullable(z.string())),
+    z.transform((v): Language => {
+      const code = v?.toLowerCase()
+      return isLanguage(code) ? code : 'en'
+    }),
+  ),
 })
-export type Profile = z.infer<typeof profileSchema>
+export type Profile = z.output<typeof profileSchema>
 
 /** What the dashboard may PATCH: never the balance or the period (decisions.md). */
-export const profileUpdateSchema = z.object({
-  email: z.string().trim().email().max(254).optional(),
-  first_name: z.string().max(150).optional(),
-  last_name: z.string().max(150).optional(),
-  preferred_language: languageSchema.optional(),
-})
-export type ProfileUpdate = z.infer<typeof profileUpdateSchema>
+export interface ProfileUpdate {
+  email?: string
+  first_name?: string
+  last_name?: string
+  preferred_language?: Language
+}
 
 export const profileKeys = {
   all: ['profile'] as const,
@@ -84,6 +83,7 @@ export function useProfile() {
   return useQuery({ ...profileOptions(), enabled: signedIn })
 }
 
+/** PATCH the profile; the answer replaces the cached profile, so every page shows it at once. */
 export function useUpdateProfile() {
   const queryClient = useQueryClient()
   return useMutation({
