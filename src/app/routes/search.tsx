@@ -6,7 +6,7 @@ import { Card } from '@/components/ui/card'
 import { paths } from '@/config/paths'
 import { ExportConfirmDialog } from '@/features/exports/components/export-confirm-dialog'
 import { ExportOptions } from '@/features/search/components/export-options'
-import { PreviewPanel } from '@/features/search/components/preview-panel'
+import { PreviewPanel, SampleRows } from '@/features/search/components/preview-panel'
 import { SearchBuilder } from '@/features/search/components/search-builder'
 import { usePreview } from '@/features/search/hooks/use-preview'
 import { useSearchFilters } from '@/features/search/hooks/use-search-filters'
@@ -28,8 +28,10 @@ export function Component() {
       <h1 className="text-2xl font-bold">{t('title')}</h1>
       <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{t('intro')}</p>
       <div className="mt-6 grid gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
-        <SearchBuilder filters={filters} onChange={setFilters} />
-        <div className="space-y-4 lg:sticky lg:top-4 lg:self-start">
+        <div className="min-w-0">
+          <SearchBuilder filters={filters} onChange={setFilters} />
+        </div>
+        <div className="space-y-4 lg:sticky lg:top-4 lg:row-span-2 lg:self-start">
           <Card>
             <PreviewPanel data={data} updating={updating} error={preview.isError} onRetry={() => void preview.refetch()} />
           </Card>
@@ -44,6 +46,11 @@ export function Component() {
             </Button>
           </Card>
         </div>
+        {data && (
+          <Card className="min-w-0 lg:col-start-1">
+            <SampleRows rows={data.results} />
+          </Card>
+        )}
       </div>
       {data && (
         <ExportConfirmDialog

@@ -173,8 +173,14 @@ function DownloadButton({ searchId }: { searchId: string }) {
           <path d="M10.75 2.75a.75.75 0 0 0-1.5 0v8.61L6.3 8.2a.75.75 0 1 0-1.1 1.02l4.25 4.5a.75.75 0 0 0 1.1 0l4.25-4.5a.75.75 0 0 0-1.1-1.02l-2.95 3.16V2.75Z" />
           <path d="M3.5 12.75a.75.75 0 0 0-1.5 0v2.5A2.75 2.75 0 0 0 4.75 18h10.5A2.75 2.75 0 0 0 18 15.25v-2.5a.75.75 0 0 0-1.5 0v2.5c0 .69-.56 1.25-1.25 1.25H4.75c-.69 0-1.25-.56-1.25-1.25v-2.5Z" />
         </svg>
-        <span className="break-all">{t('download', { filename: d.filename ?? '' })}</span>
-        {size !== null && <span className="opacity-80">({formatBytes(i18n.language, size)})</span>}
+        <span className="flex flex-col items-start text-start">
+          <span className="break-all">{t('download', { filename: d.filename ?? '' })}</span>
+          {size !== null && (
+            <span className="text-xs font-normal opacity-90">
+              <bdi>{formatBytes(i18n.language, size)}</bdi>
+            </span>
+          )}
+        </span>
       </Button>
       {expiresAt && (
         <p className="text-sm text-slate-600 dark:text-slate-400">

@@ -46,18 +46,20 @@ export function PreviewPanel({
           </Button>
         </div>
       )}
-      {data && <SampleRows rows={data.results} />}
     </div>
   )
 }
 
-function SampleRows({ rows }: { rows: LeadRow[] }) {
+/** A sample of the matching leads, e-mails masked as the service returns them. */
+export function SampleRows({ rows }: { rows: LeadRow[] }) {
   const { t } = useTranslation('search')
-  if (rows.length === 0) return <p className="mt-4 text-sm text-slate-600 dark:text-slate-400">{t('noRows')}</p>
+  if (rows.length === 0) return <p className="text-sm text-slate-600 dark:text-slate-400">{t('noRows')}</p>
   const place = (r: LeadRow) => [r.zipcode, r.city].filter(Boolean).join(' ')
   return (
-    <section className="mt-4" aria-label={t('sample')}>
-      <h3 className="mb-2 text-sm font-semibold">{t('sample')}</h3>
+    <section aria-labelledby="sample-title">
+      <h2 id="sample-title" className="mb-2 text-base font-semibold">
+        {t('sample')}
+      </h2>
       {/* narrow screens: a list of cards; wider: a table */}
       <ul className="space-y-2 md:hidden">
         {rows.map((r, i) => (
@@ -65,9 +67,9 @@ function SampleRows({ rows }: { rows: LeadRow[] }) {
             <p className="font-medium break-words">{r.name}</p>
             <dl className="mt-1 grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 text-slate-700 dark:text-slate-300">
               <dt className="text-slate-500 dark:text-slate-400">{t('colEmail')}</dt>
-              <dd className="break-all">{r.email.join(', ') || '—'}</dd>
+              <dd className="min-w-0 [overflow-wrap:anywhere]"><Emails list={r.email} /></dd>
               <dt className="text-slate-500 dark:text-slate-400">{t('colPhone')}</dt>
-              <dd dir="ltr" className="text-start">{r.phone || '—'}</dd>
+              <dd><bdi>{r.phone || '—'}</bdi></dd>
               <dt className="text-slate-500 dark:text-slate-400">{t('colCity')}</dt>
               <dd>{place(r) || '—'}</dd>
             </dl>
@@ -89,8 +91,8 @@ function SampleRows({ rows }: { rows: LeadRow[] }) {
             {rows.map((r, i) => (
               <tr key={r.place_id || i} className="border-b border-slate-100 align-top dark:border-slate-800">
                 <td className="py-2 pe-3">{r.name}</td>
-                <td className="py-2 pe-3 break-all">{r.email.join(', ') || '—'}</td>
-                <td className="py-2 pe-3 whitespace-nowrap" dir="ltr">{r.phone || '—'}</td>
+                <td className="py-2 pe-3 [overflow-wrap:anywhere]"><Emails list={r.email} /></td>
+                <td className="py-2 pe-3 whitespace-nowrap"><bdi>{r.phone || '—'}</bdi></td>
                 <td className="py-2 pe-3">{place(r) || '—'}</td>
                 <td className="py-2">{r.categories.join(', ') || '—'}</td>
               </tr>
@@ -99,5 +101,18 @@ function SampleRows({ rows }: { rows: LeadRow[] }) {
         </table>
       </div>
     </section>
+  )
+}
+
+function Emails({ list }: { list: string[] }) {
+  if (list.length === 0) return <>—</>
+  return (
+    <>
+      {list.map((e) => (
+        <bdi key={e} className="block">
+          {e}
+        </bdi>
+      ))}
+    </>
   )
 }

@@ -1,0 +1,270 @@
+import AxeBuilder from '@axe-core/playwright'
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
+import ExcelJS from 'exceljs'
+import { readFile } from 'node:fs/promises'
+
+/**
+ * The search → export → download flow against the real reference service (test clock on):
+ * files are opened and their lead rows counted; balances are read from the service itself.
+ */
+
+interface Account {
+  email: string
+  password: string
+  token: string
+}
+
+async function newAccount(request: APIRequestContext, credits?: { subscription?: number; purchased?: number }): Promise<Account> {
+  const email = `f2-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`
+  const password = 'search-export-pass'
+  expect((await request.post('/api/auth/sign-up/', { data: { email, password } })).status()).toBe(201)
+  const login = await request.post('/api/auth/login/', { data: { username: email, password } })
+  expect(login.ok()).toBe(true)
+  const token = ((await login.json()) as { access: string }).access
+  if (credits) {
+    const granted = await request.post('/api/_test/grant-credits/', {
+      data: { ...credits, purchased_expires_in_days: 30 },
+      headers: { Authorization: `Bearer ${token}` },
+    })
+    expect(granted.ok()).toBe(true)
+  }
+  return { email, password, token }
+}
+
+async function balance(request: APIRequestContext, account: Account): Promise<number> {
+  const res = await request.get('/api/user/profile/', { headers: { Authorization: `Bearer ${account.token}` } })
+  expect(res.ok()).toBe(true)
+  const p = (await res.json()) as { remaining_credits: number | null; purchased_credits_available: number }
+  return (p.remaining_credits ?? 0) + p.purchased_credits_available
+}
+
+async function signIn(page: Page, account: Account, next = '/search') {
+  await page.goto(`/sign-in?next=${encodeURIComponent(next)}`)
+  await page.getByLabel('Email').fill(account.email)
+  await page.getByLabel('Password', { exact: true }).fill(account.password)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  await page.waitForURL((url) => url.pathname === next.split('?')[0])
+}
+
+/** Picks an option of a combobox with the keyboard only: focus, type, arrow to it, Enter, Escape. */
+async function pickByKeyboard(page: Page, label: string, typed: string, option: RegExp | string) {
+  const box = page.getByRole('combobox', { name: label, exact: true })
+  await box.focus()
+  await page.keyboard.type(typed, { delay: 30 })
+  const wanted = page.getByRole('option', { name: option }).first()
+  await expect(wanted).toBeVisible()
+  await page.waitForTimeout(400) // the type-ahead's debounce and answer settle
+  const id = await wanted.getAttribute('id')
+  // arrow down until the screen reader's active option (aria-activedescendant) is the wanted one
+  for (let i = 0; i < 40 && (await box.getAttribute('aria-activedescendant')) !== id; i++) {
+    await page.keyboard.press('ArrowDown')
+  }
+  await expect(box).toHaveAttribute('aria-activedescendant', id ?? '')
+  await page.keyboard.press('Enter')
+  await page.keyboard.press('Escape')
+}
+
+/** The settled preview count (no "Updating…" left). */
+async function previewCount(page: Page): Promise<number> {
+  await expect(page.getByText('Updating…')).toHaveCount(0)
+  const count = page.getByTestId('lead-count')
+  await expect(count).toBeVisible()
+  return Number(await count.getAttribute('data-count'))
+}
+
+/** RFC 4180 records (quoted fields may hold commas, quotes and line breaks). */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = []
+  let row: string[] = []
+  let field = ''
+  let quoted = false
+  const src = text.replace(/^\uFEFF/, '')
+  for (let i = 0; i < src.length; i++) {
+    const c = src[i]
+    if (quoted) {
+      if (c === '"' && src[i + 1] === '"') {
+        field += '"'
+        i++
+      } else if (c === '"') quoted = false
+      else field += c
+    } else if (c === '"') quoted = true
+    else if (c === ',') {
+      row.push(field)
+      field = ''
+    } else if (c === '\n' || c === '\r') {
+      if (c === '\r' && src[i + 1] === '\n') i++
+      row.push(field)
+      rows.push(row)
+      row = []
+      field = ''
+    } else field += c
+  }
+  if (field !== '' || row.length) {
+    row.push(field)
+    rows.push(row)
+  }
+  return rows
+}
+
+async function confirmExport(page: Page): Promise<string> {
+  await page.getByRole('button', { name: 'Export…' }).click()
+  await page.getByRole('dialog').getByRole('button', { name: 'Start export' }).click()
+  await page.waitForURL(/\/exports\/\d+$/)
+  return page.url().split('/').pop() ?? ''
+}
+
+async function downloadFile(page: Page): Promise<{ path: string; name: string }> {
+  const button = page.getByRole('button', { name: /^Download / })
+  await expect(button).toBeVisible({ timeout: 30_000 })
+  const [download] = await Promise.all([page.waitForEvent('download'), button.click()])
+  const path = await download.path()
+  return { path, name: download.suggestedFilename() }
+}
+
+test('build a search by keyboard, export CSV and capped Excel; files and balance match the preview', async ({ page, request }) => {
+  const account = await newAccount(request, { subscription: 20_000, purchased: 500 })
+  await signIn(page, account)
+
+  await pickByKeyboard(page, 'Countries', 'Germ', 'Germany')
+  await pickByKeyboard(page, 'Categories', 'Rest', /^Restaurant/)
+  await pickByKeyboard(page, 'Find a place', 'Frankfurt', /Frankfurt am Main.*Hessen/)
+  // same-named places are told apart by their parents
+  await expect(page.getByRole('list', { name: 'Chosen filters' }).getByRole('listitem')).toHaveCount(3)
+  await expect(page.getByRole('button', { name: 'Remove Country: Germany' })).toBeVisible()
+
+  const count = await previewCount(page)
+  expect(count).toBeGreaterThan(0)
+  const searchUrl = page.url()
+
+  // CSV: every previewed lead
+  const before = await balance(request, account)
+  await confirmExport(page)
+  const csv = await downloadFile(page)
+  expect(csv.name).toMatch(/\.csv$/)
+  const rows = parseCsv(await readFile(csv.path, 'utf8')).filter((r) => r.some((f) => f !== ''))
+  expect(rows.length - 1).toBe(count)
+  const afterCsv = await balance(request, account)
+  expect(before - afterCsv).toBe(count)
+
+  // Excel, capped below the count when possible: a pasted link restores the search exactly
+  const cap = Math.max(1, Math.min(count - 1, 3))
+  await page.goto(searchUrl)
+  expect(await previewCount(page)).toBe(count)
+  await page.getByLabel('Most leads to export').fill(String(cap))
+  await page.getByLabel('Excel (XLSX)').click()
+  await expect(page.getByLabel('Excel (XLSX)')).toBeChecked()
+  await expect(page).toHaveURL(/format=excel/)
+  const xlsx = await (async () => {
+    await confirmExport(page)
+    return downloadFile(page)
+  })()
+  expect(xlsx.name).toMatch(/\.xlsx$/)
+  const workbook = new ExcelJS.Workbook()
+  await workbook.xlsx.readFile(xlsx.path)
+  const sheet = workbook.worksheets[0]!
+  expect(sheet.actualRowCount - 1).toBe(cap)
+  expect(afterCsv - (await balance(request, account))).toBe(cap)
+})
+
+test('an export the account cannot pay for is refused before sending and charges nothing', async ({ page, request }) => {
+  const account = await newAccount(request) // Free plan: 100 credits
+  const start = await balance(request, account)
+  await signIn(page, account, '/search?country=DE')
+  const count = await previewCount(page)
+  expect(count).toBeGreaterThan(start)
+
+  await page.getByRole('button', { name: 'Export…' }).click()
+  const dialog = page.getByRole('dialog')
+  await expect(dialog.getByText('Not enough credits', { exact: true })).toBeVisible()
+  await expect(dialog.getByRole('button', { name: 'Start export' })).toBeDisabled()
+  await expect(dialog.getByRole('link', { name: 'See plans and credits' })).toBeVisible()
+
+  // the service refuses too, with its figures, and charges nothing
+  const searchId = await previewSearchId(request, account)
+  const refused = await request.post('/api/download-csv/', {
+    data: { search_id: Number(searchId), export_format: 'csv' },
+    headers: { Authorization: `Bearer ${account.token}` },
+  })
+  expect(refused.status()).toBe(403)
+  expect(await refused.json()).toMatchObject({ validation_code: 'insufficient_credits', required_credits: count, available_credits: start })
+  expect(await balance(request, account)).toBe(start)
+
+  // the way out: cap at what the balance pays for
+  await dialog.getByRole('button', { name: `Export only ${start} leads` }).click()
+  await expect(page).toHaveURL(new RegExp(`cap=${start}`))
+  await expect(dialog.getByRole('button', { name: 'Start export' })).toBeEnabled()
+  await expect(dialog.getByTestId('balance-after')).toHaveText('0 credits')
+})
+
+async function previewSearchId(request: APIRequestContext, account: Account): Promise<string> {
+  const res = await request.get('/api/companies/?countries=DE', { headers: { Authorization: `Bearer ${account.token}` } })
+  return String(((await res.json()) as { search_id: number | string }).search_id)
+}
+
+test('a reloaded export page picks up where it was; a failed export retries at no charge', async ({ page, request }) => {
+  const account = await newAccount(request, { subscription: 5_000 })
+  const headers = { Authorization: `Bearer ${account.token}` }
+  expect((await request.post('/api/_test/fail-next-export/', { headers })).ok()).toBe(true)
+  await signIn(page, account, '/search?country=DE&cap=25&format=excel')
+  await previewCount(page)
+  const before = await balance(request, account)
+  const id = await confirmExport(page)
+
+  await expect(page.getByText('The export failed').first()).toBeVisible({ timeout: 30_000 })
+  await page.reload()
+  await expect(page).toHaveURL(new RegExp(`/exports/${id}$`))
+  await expect(page.getByText('The export failed').first()).toBeVisible()
+  expect(before - (await balance(request, account))).toBe(25)
+
+  await page.getByRole('button', { name: 'Retry export' }).click()
+  await page.reload() // mid-run reload: the page polls again from the address alone
+  const file = await downloadFile(page)
+  await expect(page).toHaveTitle(/^100% · Export/)
+  const workbook = new ExcelJS.Workbook()
+  await workbook.xlsx.readFile(file.path)
+  expect(workbook.worksheets[0]!.actualRowCount - 1).toBe(25)
+  expect(before - (await balance(request, account))).toBe(25)
+})
+
+for (const lng of ['en', 'he', 'th'] as const) {
+  test(`search and export pages in ${lng}: screenshots at 360 and 1280 px, axe clean`, async ({ page, request }) => {
+    const account = await newAccount(request, { subscription: 5_000 })
+    const headers = { Authorization: `Bearer ${account.token}` }
+    expect((await request.patch('/api/user/profile/', { data: { preferred_language: lng }, headers })).ok()).toBe(true)
+    await signIn(page, account, '/search?country=DE&email=1&cap=5')
+    await expect(page.locator('html')).toHaveAttribute('lang', lng)
+    await expect(page.locator('html')).toHaveAttribute('dir', lng === 'he' ? 'rtl' : 'ltr')
+    await expect(page.getByTestId('lead-count')).toBeVisible()
+    await page.waitForLoadState('networkidle')
+
+    for (const width of [360, 1280]) {
+      await page.setViewportSize({ width, height: 900 })
+      await page.screenshot({ path: `test-results/screens/search-${lng}-${width}.png`, fullPage: true })
+    }
+    if (lng !== 'th') {
+      const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()
+      expect(axe.violations).toEqual([])
+    }
+
+    const searchId = await previewIdFor(request, headers)
+    const started = await request.post('/api/download-csv/', { data: { search_id: searchId, export_format: 'csv', max_leads: 5 }, headers })
+    expect(started.status()).toBe(202)
+    const exportId = ((await started.json()) as { search_id: number }).search_id
+    await page.goto(`/exports/${exportId}`)
+    await expect(page.locator('main button').first()).toBeVisible({ timeout: 30_000 })
+    await page.waitForLoadState('networkidle')
+    for (const width of [360, 1280]) {
+      await page.setViewportSize({ width, height: 900 })
+      await page.screenshot({ path: `test-results/screens/export-${lng}-${width}.png`, fullPage: true })
+    }
+    if (lng !== 'th') {
+      const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()
+      expect(axe.violations).toEqual([])
+    }
+  })
+}
+
+async function previewIdFor(request: APIRequestContext, headers: Record<string, string>): Promise<number> {
+  const res = await request.get('/api/companies/?countries=DE&email=true', { headers })
+  return Number(((await res.json()) as { search_id: number | string }).search_id)
+}
