@@ -3,7 +3,8 @@ import type { AppEnv } from '../app-env.ts'
 import type { Db } from '../db/db.ts'
 import { authed, security } from '../lib/authed.ts'
 import { notFound } from '../lib/errors.ts'
-import { countryCodeQuery, idListQuery } from '../lib/filters.ts'
+import { countCompanies } from '../lib/company-counts.ts'
+import { countryCodeQuery, idListQuery, normaliseFilters } from '../lib/filters.ts'
 import { authErrors, idParam, jsonError } from '../lib/schemas.ts'
 
 /** Case- and accent-insensitive form of a name for matching ("Łódź" → "lodz", "Köln" → "koln"). */
@@ -277,13 +278,16 @@ function bestMatches(places: Place[], query: string): Place[] {
 export function registerGeoRoutes(app: OpenAPIHono<AppEnv>) {
   app.openapi(countriesRoute, async (c) => {
     const { db, clock } = c.var.deps
-    const { rows } = await db.query<{ code: string; name: string; language: string; company_count: number }>(
-      `SELECT co.code, co.name, co.language,
-              (SELECT count(*) FROM companies c WHERE c.country_code = co.code AND c.created_at <= $1)::int AS company_count
-       FROM countries co ORDER BY co.name`,
-      [clock.now().toISOString()],
+    const now = clock.now()
+    const { rows } = await db.query<{ code: string; name: string; language: string }>(
+      'SELECT code, name, language FROM countries ORDER BY name',
     )
-    return c.json(rows.map((r) => ({ ...r, code: r.code.trim() })), 200)
+    const result = []
+    for (const r of rows) {
+      const code = r.code.trim()
+      result.push({ ...r, code, company_count: (await countCompanies(db, normaliseFilters({ countries: [code] }), now)).count })
+    }
+    return c.json(result, 200)
   })
 
   app.openapi(level1Route, async (c) => {

@@ -1,4 +1,5 @@
 import type { Db, Queryable } from '../db/db.ts'
+import { lockCompanyCounts, refreshCompanyCounts } from '../lib/company-counts.ts'
 import { COUNTRIES, slugify } from './geo.ts'
 
 /** Small, fast, seedable PRNG (mulberry32): the seed is deterministic, never Math.random. */
@@ -250,7 +251,7 @@ interface GenerateOptions {
   batchSize?: number
 }
 
-async function generateCompanies(db: Db, opts: GenerateOptions): Promise<number> {
+async function generateCompanies(db: Queryable, opts: GenerateOptions): Promise<number> {
   const cities = (
     await db.query<CityRow>(
       `SELECT l3.id, l3.country_code, l3.level1_id, l3.level2_id, l3.name, l3.latitude, l3.longitude,
@@ -366,7 +367,14 @@ async function generateCompanies(db: Db, opts: GenerateOptions): Promise<number>
 
 /** The seed's companies: created over the two years before `now`; then statistics and page snapshots. */
 export async function seedCompanies(db: Db, opts: { count: number; now: Date }): Promise<void> {
-  await generateCompanies(db, { count: opts.count, seed: 20_240_601, createdAt: { spreadBefore: opts.now } })
+  await db.tx(async (q) => {
+    await lockCompanyCounts(q)
+    await generateCompanies(q, { count: opts.count, seed: 20_240_601, createdAt: { spreadBefore: opts.now } })
+    await refreshCompanyCounts(q)
+  })
+  // VACUUM also merges the GIN pending list of category_ids (a bulk load leaves it long, and then
+  // every category filter is slow) and sets the visibility map; ANALYZE gives the planner statistics.
+  await db.exec('VACUUM ANALYZE companies')
   await db.exec('ANALYZE')
   await seedPageSnapshots(db, opts.now)
 }
@@ -382,7 +390,13 @@ export async function insertGeneratedCompanies(
   const countries = opts.countries?.map((c) => c.toUpperCase())
   const { rows } = await db.query<{ n: number }>('SELECT coalesce(max(id), 0)::int AS n FROM companies')
   const seed = opts.seed ?? ((rows[0]!.n * 2_654_435_761) ^ opts.createdAt.getTime()) >>> 0
-  const inserted = await generateCompanies(db, { count: opts.count, seed, countries, createdAt: { fixed: opts.createdAt } })
+  // one transaction with the count aggregate locked: concurrent calls cannot miss each other's rows
+  const inserted = await db.tx(async (q) => {
+    await lockCompanyCounts(q)
+    const n = await generateCompanies(q, { count: opts.count, seed, countries, createdAt: { fixed: opts.createdAt } })
+    await refreshCompanyCounts(q)
+    return n
+  })
   if (inserted > 1000) await db.exec('ANALYZE companies')
   return inserted
 }
