@@ -52,9 +52,9 @@ interface LeadRow {
   facebook: string | null
   address: string | null
   zipcode: string | null
-  city: string | null
-  level2_name: string | null
-  level1_name: string | null
+  level1_id: number
+  level2_id: number
+  level3_id: number
   country_code: string
   category_ids: number[]
   main_category_id: number
@@ -145,6 +145,23 @@ async function linkDays(q: Queryable, userId: number): Promise<number> {
 class WorkerStopped extends Error {}
 
 /**
+ * Place names by id, fetched per batch for the ids not seen yet: on PGlite, joining the three
+ * location tables into every batch query doubled the export time (4.8 s vs 2.3 s for 50,000 rows).
+ */
+function nameCache(db: Queryable, table: 'level1_locations' | 'level2_locations' | 'level3_locations') {
+  const names = new Map<number, string>()
+  return {
+    async load(ids: number[]) {
+      const missing = [...new Set(ids)].filter((id) => !names.has(id))
+      if (!missing.length) return
+      const { rows } = await db.query<{ id: number; name: string }>(`SELECT id, name FROM ${table} WHERE id = ANY($1::int[])`, [missing])
+      for (const r of rows) names.set(r.id, r.name)
+    },
+    get: (id: number): string | null => names.get(id) ?? null,
+  }
+}
+
+/**
  * Writes one export's file: exactly `lead_count` companies matching its filters that existed at its
  * snapshot (and, for a fresh-data export, were created after `created_after`), in id order, to a temp
  * file renamed into place at the end (nothing half-written is ever visible).
@@ -165,6 +182,11 @@ export async function processExport(deps: WorkerDeps, row: ExportRow, shouldStop
     const categoryNames = new Map(
       (await db.query<{ id: number; name_en: string }>('SELECT id, name_en FROM categories')).rows.map((c) => [c.id, c.name_en]),
     )
+    const places = {
+      level1: nameCache(db, 'level1_locations'),
+      level2: nameCache(db, 'level2_locations'),
+      level3: nameCache(db, 'level3_locations'),
+    }
     const filters = normaliseFilters(asFiltersInput(row.filters))
     const where = filtersWhere(filters, 1)
     const base = where.params.length
@@ -172,13 +194,10 @@ export async function processExport(deps: WorkerDeps, row: ExportRow, shouldStop
     const conditions = [where.sql, `c.created_at <= $${base + 1}`, `c.id > $${base + 2}`]
     if (row.created_after) conditions.push(`c.created_at > $${base + 4}`)
     const sql = `SELECT c.id, c.name, c.emails, c.phone, c.website, c.instagram, c.facebook, c.address, c.zipcode,
-                        l3.name AS city, l2.name AS level2_name, l1.name AS level1_name, c.country_code,
+                        c.level1_id, c.level2_id, c.level3_id, c.country_code,
                         c.category_ids, c.main_category_id, c.rating, c.review_count, c.latitude, c.longitude,
                         c.place_id, c.collected_at
                    FROM companies c
-                   LEFT JOIN level3_locations l3 ON l3.id = c.level3_id
-                   LEFT JOIN level2_locations l2 ON l2.id = c.level2_id
-                   LEFT JOIN level1_locations l1 ON l1.id = c.level1_id
                   WHERE ${conditions.join(' AND ')}
                   ORDER BY c.id
                   LIMIT $${base + 3}`
@@ -193,6 +212,11 @@ export async function processExport(deps: WorkerDeps, row: ExportRow, shouldStop
       if (row.created_after) params.push(row.created_after)
       const batch = (await db.query<LeadRow>(sql, params)).rows
       if (batch.length === 0) throw new Error(`Only ${done} of ${row.lead_count} leads could be found.`)
+      await Promise.all([
+        places.level1.load(batch.map((l) => l.level1_id)),
+        places.level2.load(batch.map((l) => l.level2_id)),
+        places.level3.load(batch.map((l) => l.level3_id)),
+      ])
       for (const lead of batch) {
         await writer.write([
           lead.name,
@@ -203,9 +227,9 @@ export async function processExport(deps: WorkerDeps, row: ExportRow, shouldStop
           lead.facebook,
           lead.address,
           lead.zipcode,
-          lead.city,
-          lead.level2_name,
-          lead.level1_name,
+          places.level3.get(lead.level3_id),
+          places.level2.get(lead.level2_id),
+          places.level1.get(lead.level1_id),
           lead.country_code,
           lead.category_ids.map((id) => categoryNames.get(id) ?? String(id)).join(';'),
           categoryNames.get(lead.main_category_id) ?? String(lead.main_category_id),
