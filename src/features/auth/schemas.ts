@@ -1,18 +1,21 @@
 import { z } from 'zod/mini'
 
 /**
- * Form schemas mirror the service's limits (interface part 8, decisions.md: password ≥ 8).
+ * Form schemas mirror the service's limits (interface part 8; decisions.md and the reference service: password 8 to 128 characters).
  * Messages are i18n keys of the `auth` namespace; the form translates them when it shows them.
  * `zod/mini`: these ship with the sign-in page, which must stay small.
  */
 export const PASSWORD_MIN = 8
+export const PASSWORD_MAX = 128
 
 const email = z.pipe(
   z.string().check(z.trim(), z.minLength(1, 'validation.emailRequired'), z.maxLength(254, 'validation.emailTooLong')),
   z.email('validation.emailInvalid'),
 )
 
-const newPassword = z.string().check(z.minLength(1, 'validation.passwordRequired'), z.minLength(PASSWORD_MIN, 'validation.passwordTooShort'))
+const newPassword = z.string().check(z.minLength(1, 'validation.passwordRequired'), z.minLength(PASSWORD_MIN, 'validation.passwordTooShort'),
+  z.maxLength(PASSWORD_MAX, 'validation.passwordTooLong'),
+)
 
 export const signInSchema = z.object({
   email,
