@@ -1,0 +1,126 @@
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
+
+/** Account and credits against the real service, the language switch, and screenshots of F3's pages. */
+
+interface Account {
+  email: string
+  password: string
+}
+
+async function newAccount(request: APIRequestContext, grant?: Record<string, unknown>): Promise<Account> {
+  const a = { email: `f3-a-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`, password: 'account-pass-123' }
+  expect((await request.post('/api/auth/sign-up/', { data: a })).status()).toBe(201)
+  if (grant) {
+    const login = await request.post('/api/auth/login/', { data: { username: a.email, password: a.password } })
+    const access = ((await login.json()) as { access: string }).access
+    expect((await request.post('/api/_test/grant-credits/', { data: grant, headers: { Authorization: `Bearer ${access}` } })).ok()).toBe(true)
+  }
+  return a
+}
+
+async function signIn(page: Page, a: Account, next: string) {
+  await page.goto(`/sign-in?next=${encodeURIComponent(next)}`)
+  await page.getByLabel('Email').fill(a.email)
+  await page.getByLabel('Password', { exact: true }).fill(a.password)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  await page.waitForURL((url) => url.pathname === next)
+}
+
+test('credits panel shows what the service says', async ({ page, request }) => {
+  const a = await newAccount(request, { plan_type: 'Pro', subscription: 4321, purchased: 250, purchased_expires_in_days: 3 })
+  await signIn(page, a, '/account')
+  const credits = page.getByRole('region', { name: 'Credits' }).or(page.locator('section', { has: page.getByRole('heading', { name: 'Credits' }) }))
+  await expect(credits.getByText('Pro', { exact: true })).toBeVisible()
+  await expect(credits.getByText('5,000 credits per month')).toBeVisible()
+  await expect(credits.getByText('4,321 of 5,000 left this period')).toBeVisible()
+  await expect(credits.getByText('250 available')).toBeVisible()
+  await expect(credits.getByText(/250 purchased credits expire within 7 days/)).toBeVisible()
+  await expect(credits.getByText('Included in your plan')).toBeVisible()
+  await expect(credits.getByTestId('billing-period')).toHaveText(/\d{4}.*–.*\d{4}/)
+  await expect(page.getByRole('img', { name: 'Credits spent per week' })).toBeVisible()
+})
+
+test('changing the language in the profile switches the dashboard at once and it stays after reload', async ({ page, request }) => {
+  const a = await newAccount(request)
+  await signIn(page, a, '/account')
+  await expect(page.getByRole('heading', { level: 1, name: 'Account' })).toBeVisible()
+  await page.getByLabel('Preferred language').selectOption('de')
+  await page.getByRole('button', { name: 'Save changes' }).click()
+  await expect(page.locator('html')).toHaveAttribute('lang', 'de')
+  const germanTitle = page.getByRole('heading', { level: 1 })
+  await expect(germanTitle).not.toHaveText('Account')
+  const titleInGerman = await germanTitle.textContent()
+
+  // saved on the profile, so it survives a reload
+  const login = await request.post('/api/auth/login/', { data: { username: a.email, password: a.password } })
+  const access = ((await login.json()) as { access: string }).access
+  const profile = (await (await request.get('/api/user/profile/', { headers: { Authorization: `Bearer ${access}` } })).json()) as {
+    preferred_language: string
+  }
+  expect(profile.preferred_language).toBe('de')
+  await page.reload()
+  await expect(page.locator('html')).toHaveAttribute('lang', 'de')
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(titleInGerman ?? '')
+
+  // Hebrew turns the page right-to-left
+  await page.locator('form select').selectOption('he')
+  await page.locator('form button[type=submit]').click()
+  await expect(page.locator('html')).toHaveAttribute('dir', 'rtl')
+})
+
+test('profile limits are checked before sending, and a taken email is shown on the field', async ({ page, request }) => {
+  const other = await newAccount(request)
+  const a = await newAccount(request)
+  await signIn(page, a, '/account')
+  let patches = 0
+  page.on('request', (r) => {
+    if (r.method() === 'PATCH') patches++
+  })
+  await page.getByLabel('First name').fill('x'.repeat(151))
+  await page.getByRole('button', { name: 'Save changes' }).click()
+  await expect(page.getByText('At most 150 characters.')).toBeVisible()
+  expect(patches).toBe(0)
+  await page.getByLabel('First name').fill('Grace')
+  await page.getByLabel('Email').fill(other.email)
+  await page.getByRole('button', { name: 'Save changes' }).click()
+  await expect(page.getByLabel('Email')).toHaveAttribute('aria-invalid', 'true')
+  expect(patches).toBe(1)
+})
+
+const SHOTS = [
+  { path: '/history', name: 'history' },
+  { path: '/account', name: 'account' },
+  { path: '/api-keys', name: 'api-keys' },
+  { path: '/plans', name: 'plans' },
+]
+
+test('screenshots at 360 px and 1280 px in English and Hebrew', async ({ page, request }) => {
+  test.setTimeout(180_000)
+  const a = await newAccount(request, { plan_type: 'Starter', subscription: 5000, purchased: 40, purchased_expires_in_days: 5 })
+  const login = await request.post('/api/auth/login/', { data: { username: a.email, password: a.password } })
+  const headers = { Authorization: `Bearer ${((await login.json()) as { access: string }).access}` }
+  // some history to show: one completed, one capped, one failed
+  for (const [query, max, fail] of [['countries=DE&email=true', undefined, false], ['countries=FR', 20, false], ['countries=IL', 15, true]] as const) {
+    if (fail) await request.post('/api/_test/fail-next-export/', { data: {}, headers })
+    const p = (await (await request.get(`/api/companies/?${query}`, { headers })).json()) as { search_id: number }
+    await request.post('/api/download-csv/', { data: { search_id: p.search_id, export_format: 'csv', ...(max ? { max_leads: max } : {}) }, headers })
+  }
+  await request.post('/api/user/api-keys/', { data: {}, headers })
+  await page.waitForTimeout(1500)
+
+  await signIn(page, a, '/history')
+  for (const lng of ['en', 'he'] as const) {
+    await request.patch('/api/user/profile/', { data: { preferred_language: lng }, headers })
+    await page.evaluate((l) => localStorage.setItem('leads.language', l), lng)
+    for (const width of [360, 1280]) {
+      await page.setViewportSize({ width, height: 900 })
+      for (const s of SHOTS) {
+        await page.goto(s.path)
+        await expect(page.locator('html')).toHaveAttribute('lang', lng)
+        await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
+        await page.waitForLoadState('networkidle')
+        await page.screenshot({ path: `test-results/f3-screens/${s.name}-${lng}-${width}.png`, fullPage: true })
+      }
+    }
+  }
+})

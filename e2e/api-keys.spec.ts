@@ -1,0 +1,102 @@
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
+
+/** API keys end to end: created in the dashboard, used from here with both header forms, revoked. */
+
+interface Account {
+  email: string
+  password: string
+}
+
+async function newAccount(request: APIRequestContext): Promise<Account> {
+  const a = { email: `f3-k-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`, password: 'api-keys-pass-123' }
+  expect((await request.post('/api/auth/sign-up/', { data: a })).status()).toBe(201)
+  return a
+}
+
+async function signIn(page: Page, a: Account, next: string) {
+  await page.goto(`/sign-in?next=${encodeURIComponent(next)}`)
+  await page.getByLabel('Email').fill(a.email)
+  await page.getByLabel('Password', { exact: true }).fill(a.password)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  await page.waitForURL((url) => url.pathname === next)
+}
+
+const preview = (request: APIRequestContext, authorization: string) =>
+  request.get('/api/companies/?countries=DE', { headers: { Authorization: authorization } })
+
+test('create a key, call the API with Token and Bearer, revoke it, and the next call answers 401', async ({ page, request, context }) => {
+  const a = await newAccount(request)
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'])
+  await signIn(page, a, '/api-keys')
+  await expect(page.getByText('You have no API keys yet.')).toBeVisible()
+
+  await page.getByRole('button', { name: 'Create key' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Your new API key' })
+  await expect(dialog.getByText(/you will not see it again/)).toBeVisible()
+  const key = await dialog.getByLabel('Full API key').inputValue()
+  expect(key.length).toBeGreaterThan(20)
+
+  await dialog.getByRole('button', { name: 'Copy key' }).click()
+  await expect(dialog.getByText('Copied', { exact: true })).toBeVisible()
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key)
+
+  const origin = new URL(page.url()).origin
+  await expect(dialog.locator('pre')).toHaveText(`curl -H "Authorization: Token ${key}" "${origin}/api/companies/?countries=DE"`)
+
+  // the dialog stays until the person confirms they have the key
+  await expect(dialog.getByRole('button', { name: 'Done' })).toBeDisabled()
+  await page.keyboard.press('Escape')
+  await expect(dialog.getByLabel('Full API key')).toBeVisible()
+  await dialog.getByRole('checkbox', { name: /I have copied the key/ }).check()
+  await dialog.getByRole('button', { name: 'Done' }).click()
+  await expect(page.getByRole('dialog')).toHaveCount(0)
+
+  const prefix = key.slice(0, 4)
+  const row = page.getByRole('row').filter({ hasText: 'Active' })
+  await expect(row).toHaveCount(1)
+  const shownPrefix = ((await row.locator('td').first().textContent()) ?? '').replace('…', '')
+  expect(key.startsWith(shownPrefix)).toBe(true)
+  expect(shownPrefix.startsWith(prefix)).toBe(true)
+  await expect(page.getByText(key)).toHaveCount(0)
+
+  // the key works with both documented header forms
+  const viaToken = await preview(request, `Token ${key}`)
+  expect(viaToken.status()).toBe(200)
+  expect(typeof ((await viaToken.json()) as { totalCount: number }).totalCount).toBe('number')
+  expect((await preview(request, `Bearer ${key}`)).status()).toBe(200)
+
+  await row.getByRole('button', { name: `Revoke key ${shownPrefix}…` }).click()
+  const confirm = page.getByRole('dialog', { name: `Revoke key ${shownPrefix}…?` })
+  await expect(confirm.getByText(`Programs using the key ${shownPrefix}… will be refused at once.`)).toBeVisible()
+  await confirm.getByRole('button', { name: 'Revoke key' }).click()
+  await expect(page.getByText(`Key ${shownPrefix}… was revoked.`)).toBeVisible()
+  await expect(page.getByText('You have no API keys yet.')).toBeVisible()
+
+  expect((await preview(request, `Token ${key}`)).status()).toBe(401)
+  expect((await preview(request, `Bearer ${key}`)).status()).toBe(401)
+})
+
+test('a past expiry date is refused before sending; a future one is listed', async ({ page, request }) => {
+  const a = await newAccount(request)
+  await signIn(page, a, '/api-keys')
+  let posts = 0
+  page.on('request', (r) => {
+    if (r.method() === 'POST' && r.url().includes('/api/user/api-keys')) posts++
+  })
+  const input = page.getByLabel('Expiry date (optional)')
+  await input.fill('2020-01-01')
+  await page.getByRole('button', { name: 'Create key' }).click()
+  await expect(page.getByText('Choose a date that has not passed yet.')).toBeVisible()
+  expect(posts).toBe(0)
+
+  const nextYear = new Date().getFullYear() + 1
+  await input.fill(`${nextYear}-06-30`)
+  await page.getByRole('button', { name: 'Create key' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Your new API key' })
+  await expect(dialog.getByText(/^Expires /)).toBeVisible()
+  expect(posts).toBe(1)
+  await dialog.getByRole('checkbox').check()
+  await dialog.getByRole('button', { name: 'Done' }).click()
+  const row = page.getByRole('row').filter({ hasText: 'Active' })
+  await expect(row).toContainText(String(nextYear))
+})
