@@ -72,17 +72,23 @@ export function registerCategoryRoutes(app: OpenAPIHono<AppEnv>) {
     const collator = new Intl.Collator(lang)
     const nameOf = (cat: Category) => cat.names[lang] ?? cat.name_en
     const query = fold(q ?? '')
-    const ranked: { cat: Category; rank: number; name: string }[] = []
+    // Rank by the best of all its names: prefix before word-prefix before substring; then the
+    // closest (shortest) matching name, so "restaur" finds Restaurant before Fast food restaurant;
+    // then alphabetically in the asked language. Without q every category ties: alphabetical.
+    const ranked: { cat: Category; rank: number; length: number; name: string }[] = []
     for (const cat of categories) {
-      // the best rank over all its names; the name in the asked language wins a tie
       let rank: number | null = null
+      let length = 0
       for (const name of cat.folded) {
         const r = matchRank(name, query)
-        if (r !== null && (rank === null || r < rank)) rank = r
+        if (r !== null && (rank === null || r < rank || (r === rank && name.length < length))) {
+          rank = r
+          length = name.length
+        }
       }
-      if (rank !== null) ranked.push({ cat, rank, name: nameOf(cat) })
+      if (rank !== null) ranked.push({ cat, rank, length: query ? length : 0, name: nameOf(cat) })
     }
-    ranked.sort((a, b) => a.rank - b.rank || collator.compare(a.name, b.name) || a.cat.id - b.cat.id)
+    ranked.sort((a, b) => a.rank - b.rank || a.length - b.length || collator.compare(a.name, b.name) || a.cat.id - b.cat.id)
     return c.json(
       ranked.slice(0, limit).map(({ cat, name }) => ({ id: cat.id, slug: cat.slug, name, name_en: cat.name_en })),
       200,
