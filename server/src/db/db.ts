@@ -78,6 +78,9 @@ async function openPg(url: string): Promise<Db> {
   pg.types.setTypeParser(20, (v) => Number(v))
   pg.types.setTypeParser(1700, (v) => v) // numeric stays a string, as PGlite gives it
   const pool = new pg.Pool({ connectionString: url, max: 10 })
+  // An idle client's error (server restart, DROP DATABASE … WITH (FORCE) in tests) must not crash the
+  // process: without a listener, node-postgres rethrows it as an unhandled 'error' event.
+  pool.on('error', (err) => console.error('[db] idle connection error:', err.message))
   return {
     kind: 'pg',
     query: (sql, params) => pool.query(sql, params as unknown[]) as never,
