@@ -17,7 +17,7 @@ export function AccountPage() {
   const usage = useQuery(weeklyUsageOptions(USAGE_WEEKS))
 
   return (
-    <main className="mx-auto w-full max-w-5xl space-y-6 px-4 py-6 sm:px-6">
+    <main className="mx-auto w-full min-w-0 max-w-5xl space-y-6">
       <h1 className="text-2xl font-semibold">{t('title')}</h1>
       {profile.isPending && (
         <p role="status" className="text-sm">

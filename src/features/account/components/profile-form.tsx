@@ -83,7 +83,7 @@ export function ProfileForm({ profile }: { profile: Profile }) {
         <TextField label={t('profile.firstName')} autoComplete="given-name" error={message('first_name')} {...register('first_name')} />
         <TextField label={t('profile.lastName')} autoComplete="family-name" error={message('last_name')} {...register('last_name')} />
       </div>
-      <TextField label={t('profile.email')} type="email" autoComplete="email" error={message('email')} {...register('email')} />
+      <TextField label={t('profile.email')} type="email" dir="ltr" autoComplete="email" error={message('email')} {...register('email')} />
       <SelectField
         label={t('profile.language')}
         hint={t('profile.languageHint')}

@@ -6,7 +6,7 @@ import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
 import { Dialog } from '@/components/ui/dialog'
 import { ApiError } from '@/lib/api-client'
-import { formatDateTime } from '@/lib/format'
+import { formatDate, formatDateTime } from '@/lib/format'
 import type { CreatedApiKey } from '../api/create-api-key'
 import { apiKeysOptions, isExpired, type ApiKey } from '../api/get-api-keys'
 import { useRevokeApiKey } from '../api/revoke-api-key'
@@ -21,10 +21,19 @@ export function ApiKeysPage() {
   const [revokedPrefix, setRevokedPrefix] = useState<string | null>(null)
 
   return (
-    <main className="mx-auto w-full max-w-5xl space-y-6 px-4 py-6 sm:px-6">
+    <main className="mx-auto w-full min-w-0 max-w-5xl space-y-6">
       <div>
         <h1 className="text-2xl font-semibold">{t('title')}</h1>
         <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{t('intro')}</p>
+        <ul className="mt-2 flex flex-wrap gap-2 text-xs">
+          {['Authorization: Token <key>', 'Authorization: Bearer <key>'].map((h) => (
+            <li key={h}>
+              <code dir="ltr" className="rounded bg-slate-200 px-2 py-1 font-mono dark:bg-slate-800">
+                {h}
+              </code>
+            </li>
+          ))}
+        </ul>
       </div>
 
       <Card title={t('create.title')}>
@@ -79,13 +88,13 @@ function KeyTable({ keys, onRevoke }: { keys: ApiKey[]; onRevoke: (k: ApiKey) =>
   // the moment the list was drawn; a key that expires while the page is open shows so on the next load
   const [now] = useState(() => Date.now())
   return (
-    <div className="-mx-4 overflow-x-auto px-4">
-      <table className="w-full min-w-[36rem] text-start text-sm">
+    <div className="overflow-x-auto">
+      <table className="w-full text-start text-sm">
         <caption className="sr-only">{t('list.label')}</caption>
         <thead>
           <tr className="border-b border-slate-200 dark:border-slate-700">
             <th scope="col" className="py-2 pe-3 text-start font-medium">{t('list.prefix')}</th>
-            <th scope="col" className="py-2 pe-3 text-start font-medium">{t('list.created')}</th>
+            <th scope="col" className="hidden py-2 pe-3 text-start font-medium sm:table-cell">{t('list.created')}</th>
             <th scope="col" className="py-2 pe-3 text-start font-medium">{t('list.expiry')}</th>
             <th scope="col" className="py-2 pe-3 text-start font-medium">{t('list.status')}</th>
             <th scope="col" className="py-2 text-end font-medium">
@@ -98,9 +107,11 @@ function KeyTable({ keys, onRevoke }: { keys: ApiKey[]; onRevoke: (k: ApiKey) =>
             const expired = isExpired(k, now)
             return (
               <tr key={k.id} className="border-b border-slate-100 last:border-0 dark:border-slate-800">
-                <td className="py-2 pe-3 font-mono" dir="ltr">{k.token_key}…</td>
-                <td className="py-2 pe-3">{formatDateTime(lng, k.created)}</td>
-                <td className="py-2 pe-3">{k.expiry ? formatDateTime(lng, k.expiry) : t('list.never')}</td>
+                <td className="py-2 pe-3 font-mono">
+                  <span dir="ltr">{k.token_key}…</span>
+                </td>
+                <td className="hidden py-2 pe-3 sm:table-cell">{formatDateTime(lng, k.created)}</td>
+                <td className="py-2 pe-3">{k.expiry ? formatDate(lng, k.expiry) : t('list.never')}</td>
                 <td className="py-2 pe-3">
                   <span
                     className={`rounded-full px-2 py-0.5 text-xs font-medium ${
@@ -115,7 +126,7 @@ function KeyTable({ keys, onRevoke }: { keys: ApiKey[]; onRevoke: (k: ApiKey) =>
                 <td className="py-2 text-end">
                   <Button
                     variant="ghost"
-                    className="text-red-700 dark:text-red-400"
+                    className="px-2 text-red-700 dark:text-red-400"
                     aria-label={t('list.revokeLabel', { prefix: k.token_key })}
                     onClick={() => onRevoke(k)}
                   >

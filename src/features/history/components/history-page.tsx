@@ -41,7 +41,7 @@ export function HistoryPage() {
   const pages = Math.max(1, Math.ceil(count / PAGE_SIZE))
 
   return (
-    <main className="mx-auto w-full max-w-5xl px-4 py-6 sm:px-6">
+    <main className="mx-auto w-full min-w-0 max-w-5xl">
       <div className="mb-6 flex flex-wrap items-end justify-between gap-2">
         <div>
           <h1 className="text-2xl font-semibold">{t('title')}</h1>

@@ -30,7 +30,7 @@ export function PlansPage() {
   const currentType = profile.data?.subscription_plan?.plan_type ?? null
 
   return (
-    <main className="mx-auto w-full max-w-5xl px-4 py-6 sm:px-6">
+    <main className="mx-auto w-full min-w-0 max-w-5xl">
       <h1 className="text-2xl font-semibold">{t('title')}</h1>
       <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{t('intro')}</p>
       {!signedIn && (
