@@ -55,6 +55,7 @@ describe('level 1, 2, 3', () => {
     expect(de[0]).toEqual({ id: expect.any(Number), name: expect.any(String), code: expect.stringMatching(/^DE-/), country: 'DE' })
     const all = await getJson<Level1[]>('/api/locations/level1/')
     expect(all.length).toBeGreaterThan(de.length)
+    expect(await getJson<Level1[]>('/api/locations/level1/?country=')).toEqual(all)
   })
 
   it('level 2 narrowed by states, repeated or comma-separated', async () => {

@@ -31,9 +31,16 @@ function tooMany(ctx: z.RefinementCtx, count: number): boolean {
 /** An optional single country code query parameter (`?country=de`), normalised to upper case. */
 export const countryCodeQuery = z
   .string()
-  .regex(/^[a-zA-Z]{2}$/, 'Must be a two-letter country code.')
-  .transform((s) => s.toUpperCase())
   .optional()
+  .transform((value, ctx) => {
+    const v = value?.trim()
+    if (!v) return undefined // `?country=` means no country, like leaving it out
+    if (!/^[a-zA-Z]{2}$/.test(v)) {
+      ctx.addIssue({ code: 'custom', message: 'Must be a two-letter country code.' })
+      return z.NEVER
+    }
+    return v.toUpperCase()
+  })
   .openapi({ type: 'string', example: 'DE', description: 'Country alpha-2 code.' })
 
 const countryList = rawList
