@@ -143,6 +143,8 @@ async function linkDays(q: Queryable, userId: number): Promise<number> {
 }
 
 class WorkerStopped extends Error {}
+/** The failure asked for by the test hook (and the demo seed's failed export): not worth an error log. */
+class SimulatedFailure extends Error {}
 
 /**
  * Place names by id, fetched per batch for the ids not seen yet: on PGlite, joining the three
@@ -176,7 +178,7 @@ export async function processExport(deps: WorkerDeps, row: ExportRow, shouldStop
     const fail = await db.query('UPDATE users SET fail_next_export = false WHERE id = $1 AND fail_next_export RETURNING id', [
       row.user_id,
     ])
-    if (fail.rows.length) throw new Error('The export failed (simulated by the test hook fail-next-export).')
+    if (fail.rows.length) throw new SimulatedFailure('The export failed (simulated failure: fail-next-export).')
 
     await mkdir(dir, { recursive: true })
     const categoryNames = new Map(
@@ -264,7 +266,7 @@ export async function processExport(deps: WorkerDeps, row: ExportRow, shouldStop
     await rm(tmpPath, { force: true }).catch(() => undefined)
     if (err instanceof WorkerStopped) return // left PROCESSING: the next start requeues it
     const message = err instanceof Error ? err.message : String(err)
-    console.error(`[export ${row.id}] failed:`, message)
+    if (!(err instanceof SimulatedFailure)) console.error(`[export ${row.id}] failed:`, message)
     await db
       .query("UPDATE searches SET status = 'FAILED', error = $2 WHERE id = $1", [row.id, message.slice(0, 500)])
       .catch((e: unknown) => console.error(`[export ${row.id}] could not record the failure:`, e))
