@@ -47,12 +47,19 @@ function writeRefresh(token: string | null) {
   }
 }
 
-let snapshot = { signedIn: readRefresh() !== null }
+export interface SessionSnapshot {
+  signedIn: boolean
+  /** Why the last session of this tab ended, until the next sign-in (the sign-in page says it). */
+  endReason: SessionEndReason | null
+}
+let snapshot: SessionSnapshot = { signedIn: readRefresh() !== null, endReason: null }
+let endReason: SessionEndReason | null = null
 
 function publish() {
   const signedIn = readRefresh() !== null
-  if (signedIn !== snapshot.signedIn) {
-    snapshot = { signedIn }
+  if (signedIn) endReason = null
+  if (signedIn !== snapshot.signedIn || endReason !== snapshot.endReason) {
+    snapshot = { signedIn, endReason }
     for (const l of storeListeners) l()
   }
 }
@@ -89,6 +96,7 @@ function endSession(reason: SessionEndReason, { broadcast }: { broadcast: boolea
   const wasSignedIn = accessToken !== null || readRefresh() !== null || snapshot.signedIn
   accessToken = null
   writeRefresh(null)
+  if (wasSignedIn) endReason = reason
   if (broadcast) post({ type: 'signed-out', reason })
   publish()
   if (wasSignedIn) for (const l of endListeners) l(reason)
@@ -220,7 +228,7 @@ function subscribe(listener: () => void) {
   return () => storeListeners.delete(listener)
 }
 
-export function useSession(): { signedIn: boolean } {
+export function useSession(): SessionSnapshot {
   return useSyncExternalStore(subscribe, () => snapshot, () => snapshot)
 }
 
@@ -229,6 +237,7 @@ export const isSignedIn = () => snapshot.signedIn
 /** Test seam: forget the in-memory token (as a reload would). */
 export function resetSessionForTests() {
   accessToken = null
+  endReason = null
   refreshInFlight = null
   accessWaiters.clear()
   writeRefresh(null)

@@ -7,10 +7,14 @@ import { useSession } from '@/lib/session'
 const PUBLIC_IN_SHELL: readonly string[] = [paths.plans]
 
 export function Component() {
-  const { signedIn } = useSession()
+  const { signedIn, endReason } = useSession()
   const { pathname, search, hash } = useLocation()
   if (!signedIn && !PUBLIC_IN_SHELL.includes(pathname)) {
-    return <Navigate to={`${paths.signIn}?next=${encodeURIComponent(`${pathname}${search}${hash}`)}`} replace />
+    // a person who signed out is not sent back; one whose session lapsed (or a visitor) is
+    const params = new URLSearchParams()
+    if (endReason) params.set('reason', endReason)
+    if (endReason !== 'signed-out') params.set('next', `${pathname}${search}${hash}`)
+    return <Navigate to={`${paths.signIn}?${params}`} replace />
   }
   return (
     <AppShell signedIn={signedIn}>

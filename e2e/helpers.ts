@@ -1,0 +1,95 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import path from 'node:path'
+import AxeBuilder from '@axe-core/playwright'
+import { expect, type APIRequestContext, type Page } from '@playwright/test'
+
+/** Shared helpers of the end-to-end tests (real service, test clock on; see playwright.config.ts). */
+
+export interface Account {
+  email: string
+  password: string
+}
+
+const port = Number(process.env.E2E_PORT ?? 8123)
+/** The service's DATA_DIR, as playwright.config.ts sets it. */
+export const dataDir = process.env.E2E_DATA_DIR ?? `.data/e2e-${port}`
+
+export const uniqueEmail = (prefix = 'e2e') => `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`
+
+/** A fresh account per test keeps tests independent. */
+export async function signUpViaApi(
+  request: APIRequestContext,
+  opts: { prefix?: string; password?: string; first_name?: string; last_name?: string; preferred_language?: string } = {},
+): Promise<Account> {
+  const { prefix, password = 'e2e-password-123', ...rest } = opts
+  const account = { email: uniqueEmail(prefix), password }
+  const res = await request.post('/api/auth/sign-up/', { data: { ...account, first_name: 'Test', last_name: 'Person', ...rest } })
+  expect(res.status(), await res.text()).toBe(201)
+  return account
+}
+
+export async function loginViaApi(request: APIRequestContext, account: Account): Promise<{ access: string; refresh: string }> {
+  const res = await request.post('/api/auth/login/', { data: { username: account.email, password: account.password } })
+  expect(res.ok(), await res.text()).toBe(true)
+  return (await res.json()) as { access: string; refresh: string }
+}
+
+/** A new login per call: the shared test clock may have expired an older access token. */
+export async function authHeaders(request: APIRequestContext, account: Account) {
+  return { Authorization: `Bearer ${(await loginViaApi(request, account)).access}` }
+}
+
+export async function apiAs<T>(request: APIRequestContext, account: Account, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, data?: unknown): Promise<{ status: number; body: T }> {
+  const res = await request.fetch(url, { method, data, headers: await authHeaders(request, account) })
+  const text = await res.text()
+  return { status: res.status(), body: (text ? JSON.parse(text) : undefined) as T }
+}
+
+/** S2's test hook: set subscription credits, add a purchased lot, or switch plan, for `account`. */
+export async function grantCredits(
+  request: APIRequestContext,
+  account: Account,
+  grant: { subscription?: number; purchased?: number; purchased_expires_in_days?: number; plan_type?: string },
+) {
+  const res = await request.post('/api/_test/grant-credits/', { data: grant, headers: await authHeaders(request, account) })
+  expect(res.ok(), await res.text()).toBe(true)
+  return (await res.json()) as { remaining_credits: number; purchased_credits_available: number; plan_type: string | null }
+}
+
+/** Moves the service's clock forward (shared by every test of the run). */
+export async function advanceClock(request: APIRequestContext, account: Account, seconds: number) {
+  const res = await request.post('/api/_test/clock/', { data: { advance_seconds: seconds }, headers: await authHeaders(request, account) })
+  expect(res.ok(), await res.text()).toBe(true)
+  return (await res.json()) as { now: string }
+}
+
+/** Signs in through the sign-in page and waits until the dashboard shows the signed-in shell. */
+export async function signInViaUi(page: Page, account: Account, { next }: { next?: string } = {}) {
+  await page.goto(next ? `/sign-in?next=${encodeURIComponent(next)}` : '/sign-in')
+  await page.getByLabel('Email').fill(account.email)
+  await page.getByLabel('Password', { exact: true }).fill(account.password)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  await expect(page).not.toHaveURL(/\/sign-in/)
+  // the user menu button, whatever the language (the profile's language applies after sign-in)
+  await expect(page.locator('header button[aria-haspopup="menu"]')).toBeVisible()
+}
+
+/** The newest mail of the service's local outbox (DATA_DIR/outbox/*.eml), optionally to one address. */
+export function newestOutboxMail(to?: string): { file: string; text: string } {
+  const dir = path.join(dataDir, 'outbox')
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.eml') && (!to || f.includes(to.replace(/[^a-zA-Z0-9@._+-]/g, '_'))))
+    .map((f) => path.join(dir, f))
+    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)
+  if (!files[0]) throw new Error(`no mail${to ? ` to ${to}` : ''} in ${dir}`)
+  return { file: files[0], text: readFileSync(files[0], 'utf8') }
+}
+
+/** axe-core with the WCAG 2.0/2.1 A and AA rules: zero violations expected. */
+export async function axeCheck(page: Page, label = page.url()) {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()
+  const summary = results.violations.map(
+    (v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => `${n.target.join(' ')}${n.failureSummary ? ` [${n.failureSummary.replace(/\s+/g, ' ')}]` : ''}`).join(' | ')}`,
+  )
+  expect(summary, `axe violations on ${label}`).toEqual([])
+}
