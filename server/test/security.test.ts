@@ -115,6 +115,53 @@ describe('error bodies', () => {
     expect(await plain.text()).not.toContain('Internal')
   })
 
+  it('no endpoint answers 5xx to hostile bodies, ids or queries', async () => {
+    const u = await signUp(svc)
+    const bodies = ['[]', 'null', '"x"', '123', '{"a":', '{}', '{"search_id":{"$gt":0}}', JSON.stringify({ email: ['a@b.co'], password: 1 })]
+    const routes: [string, string][] = [
+      ['POST', '/api/auth/sign-up/'],
+      ['POST', '/api/auth/login/'],
+      ['POST', '/api/token/refresh/'],
+      ['POST', '/api/auth/password-reset/'],
+      ['POST', '/api/auth/password-reset/confirm/'],
+      ['PATCH', '/api/user/profile/'],
+      ['POST', '/api/user/api-keys/'],
+      ['POST', '/api/download-csv/'],
+      ['POST', '/api/user/search-history/1/download-delta/'],
+      ['POST', '/api/user/search-history/1/retry/'],
+      ['POST', '/api/_test/grant-credits/'],
+      ['POST', '/api/_test/new-companies/'],
+      ['POST', '/api/_test/clock/'],
+    ]
+    for (const [method, path] of routes) {
+      for (const payload of bodies) {
+        const res = await svc.request(path, {
+          method,
+          headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${u.access}` },
+          body: payload,
+        })
+        expect(res.status, `${method} ${path} ${payload}`).toBeLessThan(500)
+      }
+    }
+    const gets = [
+      '/api/download-status/-1/',
+      '/api/download-status/1e3/',
+      "/api/download-completed-csv/1'/",
+      '/api/user/search-history/?page=1&page=2',
+      '/api/user/search-history/?page_size=%00',
+      '/api/user/search-history/0/',
+      '/api/files/1/?expires=999999999999&sig=00',
+      '/api/files/1/?expires=1&sig=' + 'a'.repeat(64),
+    ]
+    for (const path of gets) {
+      const res = await svc.request(path, { token: u.access })
+      expect(res.status, path).toBeGreaterThanOrEqual(400)
+      expect(res.status, path).toBeLessThan(500)
+    }
+    const del = await svc.request(`/api/user/api-keys/${'x'.repeat(500)}/`, { method: 'DELETE', token: u.access })
+    expect(del.status).toBeLessThan(500)
+  })
+
   it('passwords and tokens never appear in error bodies', async () => {
     const res = await svc.request('/api/auth/sign-up/', { method: 'POST', json: { email: 'bad', password: 'secret-password-123' } })
     expect(res.status).toBe(400)
