@@ -1,16 +1,22 @@
-import { useState } from 'react'
+import { lazy, Suspense, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
 import { paths } from '@/config/paths'
-import { ExportConfirmDialog } from '@/features/exports/components/export-confirm-dialog'
 import { ExportOptions } from '@/features/search/components/export-options'
 import { PreviewPanel, SampleRows } from '@/features/search/components/preview-panel'
 import { SearchBuilder } from '@/features/search/components/search-builder'
 import { usePreview } from '@/features/search/hooks/use-preview'
 import { useSearchFilters } from '@/features/search/hooks/use-search-filters'
 import { useDocumentTitle } from '@/lib/use-document-title'
+
+// the confirmation (and the export mutation) load when the person first asks to export
+const ExportConfirmDialog = lazy(() =>
+  import('@/features/exports/components/export-confirm-dialog').then((m) => ({
+    default: m.ExportConfirmDialog,
+  })),
+)
 
 /** The search page: filters (in the address bar), the live count and sample, and the export. */
 export function Component() {
@@ -33,7 +39,12 @@ export function Component() {
         </div>
         <div className="space-y-4 lg:sticky lg:top-4 lg:row-span-2 lg:self-start">
           <Card>
-            <PreviewPanel data={data} updating={updating} error={preview.isError} onRetry={() => void preview.refetch()} />
+            <PreviewPanel
+              data={data}
+              updating={updating}
+              error={preview.isError}
+              onRetry={() => void preview.refetch()}
+            />
           </Card>
           <Card title={t('export')}>
             <ExportOptions filters={filters} onChange={setFilters} />
@@ -52,20 +63,22 @@ export function Component() {
           </Card>
         )}
       </div>
-      {data && (
-        <ExportConfirmDialog
-          open={confirming}
-          onClose={() => setConfirming(false)}
-          searchId={data.search_id}
-          totalCount={data.totalCount}
-          cap={filters.cap}
-          format={filters.format}
-          onSetCap={(cap) => setFilters({ ...filters, cap }, { replace: true })}
-          onStarted={(started) => {
-            setConfirming(false)
-            navigate(paths.exportJob(started.search_id))
-          }}
-        />
+      {data && confirming && (
+        <Suspense fallback={null}>
+          <ExportConfirmDialog
+            open={confirming}
+            onClose={() => setConfirming(false)}
+            searchId={data.search_id}
+            totalCount={data.totalCount}
+            cap={filters.cap}
+            format={filters.format}
+            onSetCap={(cap) => setFilters({ ...filters, cap }, { replace: true })}
+            onStarted={(started) => {
+              setConfirming(false)
+              navigate(paths.exportJob(started.search_id))
+            }}
+          />
+        </Suspense>
       )}
     </main>
   )

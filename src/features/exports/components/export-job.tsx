@@ -107,7 +107,7 @@ function Progress({ data, percent }: { data: ExportStatus; percent: number }) {
       </div>
       <progress
         aria-labelledby="export-progress-label"
-        className="mt-1 h-3 w-full overflow-hidden rounded-full accent-brand-600"
+        className="mt-1 h-3 w-full overflow-hidden rounded-full accent-brand-600 [&::-moz-progress-bar]:bg-brand-600 [&::-webkit-progress-bar]:bg-slate-200 [&::-webkit-progress-value]:bg-brand-600 dark:[&::-webkit-progress-bar]:bg-slate-700"
         max={100}
         value={percent}
       />

@@ -72,34 +72,41 @@ export function SampleRows({ rows }: { rows: LeadRow[] }) {
               <dd><bdi>{r.phone || '—'}</bdi></dd>
               <dt className="text-slate-500 dark:text-slate-400">{t('colCity')}</dt>
               <dd>{place(r) || '—'}</dd>
+              <dt className="text-slate-500 dark:text-slate-400">{t('colCategories')}</dt>
+              <dd>{r.categories.join(', ') || '—'}</dd>
             </dl>
           </li>
         ))}
       </ul>
-      <div className="hidden overflow-x-auto md:block">
-        <table className="w-full text-start text-sm">
-          <thead>
-            <tr className="border-b border-slate-200 text-start dark:border-slate-700">
-              <th scope="col" className="py-2 pe-3 text-start font-medium">{t('colName')}</th>
-              <th scope="col" className="py-2 pe-3 text-start font-medium">{t('colEmail')}</th>
-              <th scope="col" className="py-2 pe-3 text-start font-medium">{t('colPhone')}</th>
-              <th scope="col" className="py-2 pe-3 text-start font-medium">{t('colCity')}</th>
-              <th scope="col" className="py-2 text-start font-medium">{t('colCategories')}</th>
+      <table className="hidden w-full text-start text-sm md:table">
+        <thead>
+          <tr className="border-b border-slate-200 dark:border-slate-700">
+            <th scope="col" className="py-2 pe-3 text-start font-medium">{t('colName')}</th>
+            <th scope="col" className="py-2 pe-3 text-start font-medium">{t('colEmail')}</th>
+            <th scope="col" className="py-2 pe-3 text-start font-medium">{t('colPhone')}</th>
+            <th scope="col" className="py-2 text-start font-medium">{t('colCity')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r, i) => (
+            <tr key={r.place_id || i} className="border-b border-slate-100 align-top dark:border-slate-800">
+              <td className="py-2 pe-3">
+                {r.name}
+                {r.categories.length > 0 && (
+                  <span className="block text-xs text-slate-600 dark:text-slate-400">{r.categories.join(', ')}</span>
+                )}
+              </td>
+              <td className="min-w-40 py-2 pe-3 [overflow-wrap:anywhere]">
+                <Emails list={r.email} />
+              </td>
+              <td className="py-2 pe-3 whitespace-nowrap">
+                <bdi>{r.phone || '—'}</bdi>
+              </td>
+              <td className="py-2">{place(r) || '—'}</td>
             </tr>
-          </thead>
-          <tbody>
-            {rows.map((r, i) => (
-              <tr key={r.place_id || i} className="border-b border-slate-100 align-top dark:border-slate-800">
-                <td className="py-2 pe-3">{r.name}</td>
-                <td className="py-2 pe-3 [overflow-wrap:anywhere]"><Emails list={r.email} /></td>
-                <td className="py-2 pe-3 whitespace-nowrap"><bdi>{r.phone || '—'}</bdi></td>
-                <td className="py-2 pe-3">{place(r) || '—'}</td>
-                <td className="py-2">{r.categories.join(', ') || '—'}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+          ))}
+        </tbody>
+      </table>
     </section>
   )
 }
