@@ -86,13 +86,16 @@ export async function benchPreview(opts: { combinations?: number } = {}): Promis
     }
 
     for (const q of queries.slice(0, 10)) await get(`/api/companies/?${q}`) // warm-up
-    const times: number[] = []
+    const timed: { q: string; ms: number }[] = []
     for (const q of queries) {
       const t0 = performance.now()
       await get(`/api/companies/?${q}`)
-      times.push(performance.now() - t0)
+      timed.push({ q, ms: performance.now() - t0 })
     }
-    times.sort((a, b) => a - b)
+    const times = timed.map((t) => t.ms).sort((a, b) => a - b)
+    if (process.env.BENCH_VERBOSE) {
+      for (const t of timed.sort((a, b) => b.ms - a.ms).slice(0, 12)) console.log(`${t.ms.toFixed(1)} ms  ${decodeURIComponent(t.q)}`)
+    }
     const result = { companies, requests: times.length, p50: percentile(times, 50), p95: percentile(times, 95), max: times.at(-1)! }
     console.log(
       `preview count: ${result.requests} filter combinations on ${companies.toLocaleString('en')} companies: ` +

@@ -134,8 +134,9 @@ export function registerCompanyRoutes(app: OpenAPIHono<AppEnv>) {
               ARRAY(SELECT coalesce(cat.names ->> ${langParam}, cat.name_en) FROM categories cat
                     WHERE cat.id = ANY(c.category_ids) ORDER BY array_position(c.category_ids, cat.id)) AS categories,
               c.rating, c.review_count, c.latitude, c.longitude, c.place_id, c.collected_at
-       FROM (SELECT * FROM companies c WHERE c.created_at <= $1 AND ${where.sql}
-             ORDER BY ${orderBy} LIMIT ${pageSize} OFFSET ${offset}) c
+       FROM (SELECT c.id FROM companies c WHERE c.created_at <= $1 AND ${where.sql}
+             ORDER BY ${orderBy} LIMIT ${pageSize} OFFSET ${offset}) page
+       JOIN companies c ON c.id = page.id
        JOIN level3_locations l3 ON l3.id = c.level3_id
        JOIN level2_locations l2 ON l2.id = c.level2_id
        JOIN level1_locations l1 ON l1.id = c.level1_id

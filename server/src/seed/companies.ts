@@ -375,6 +375,7 @@ export async function seedCompanies(db: Db, opts: { count: number; now: Date }):
   // VACUUM also merges the GIN pending list of category_ids (a bulk load leaves it long, and then
   // every category filter is slow) and sets the visibility map; ANALYZE gives the planner statistics.
   await db.exec('VACUUM ANALYZE companies')
+  await db.exec('VACUUM ANALYZE company_categories') // all-visible pages: index-only category counts
   await db.exec('ANALYZE')
   await seedPageSnapshots(db, opts.now)
 }
