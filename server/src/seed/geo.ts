@@ -4,7 +4,7 @@ import type { Db } from '../db/db.ts'
 type City = readonly [string, number, number]
 /** [name, code, cities] of a level-2 area (county, département, Landkreis, province, district…). */
 type County = readonly [string, string, readonly City[]]
-/** [name, ISO 3166-2 code, counties] of a level-1 area (state, region, province…). */
+/** [name, code (ISO 3166-2; ONS region code for English regions), counties] of a level-1 area. */
 type State = readonly [string, string, readonly County[]]
 
 export interface CountrySeed {
@@ -83,22 +83,22 @@ export const COUNTRIES: readonly CountrySeed[] = [
         ['Hackney', 'E09000012', [['Hackney', 51.545, -0.055], ['Shoreditch', 51.526, -0.078]]],
         ['Croydon', 'E09000008', [['Croydon', 51.376, -0.098], ['Purley', 51.337, -0.114]]],
       ]],
-      ['North West England', 'GB-NWE', [
+      ['North West England', 'E12000002', [
         ['Greater Manchester', 'E11000001', [['Manchester', 53.481, -2.243], ['Salford', 53.488, -2.29], ['Bolton', 53.578, -2.43], ['Stockport', 53.411, -2.157]]],
         ['Merseyside', 'E11000002', [['Liverpool', 53.408, -2.992], ['Birkenhead', 53.393, -3.014], ['St Helens', 53.454, -2.737]]],
         ['Lancashire', 'E10000017', [['Preston', 53.763, -2.703], ['Blackpool', 53.817, -3.036], ['Lancaster', 54.047, -2.801]]],
       ]],
-      ['West Midlands', 'GB-WMD', [
+      ['West Midlands', 'E12000005', [
         ['West Midlands County', 'E11000005', [['Birmingham', 52.486, -1.89], ['Coventry', 52.406, -1.512], ['Wolverhampton', 52.587, -2.129]]],
         ['Warwickshire', 'E10000031', [['Warwick', 52.282, -1.585], ['Stratford-upon-Avon', 52.192, -1.707], ['Rugby', 52.37, -1.265]]],
         ['Staffordshire', 'E10000028', [['Stafford', 52.806, -2.12], ['Lichfield', 52.683, -1.826], ['Tamworth', 52.633, -1.691]]],
       ]],
-      ['Yorkshire and the Humber', 'GB-YTH', [
+      ['Yorkshire and the Humber', 'E12000003', [
         ['West Yorkshire', 'E11000006', [['Leeds', 53.801, -1.549], ['Bradford', 53.795, -1.759], ['Wakefield', 53.683, -1.499], ['Huddersfield', 53.646, -1.782]]],
         ['South Yorkshire', 'E11000003', [['Sheffield', 53.381, -1.47], ['Doncaster', 53.523, -1.133], ['Rotherham', 53.43, -1.357]]],
         ['North Yorkshire', 'E10000023', [['York', 53.96, -1.087], ['Harrogate', 53.992, -1.541], ['Scarborough', 54.283, -0.4]]],
       ]],
-      ['South East England', 'GB-SEE', [
+      ['South East England', 'E12000008', [
         ['Kent', 'E10000016', [['Canterbury', 51.28, 1.079], ['Maidstone', 51.27, 0.522], ['Dover', 51.128, 1.313]]],
         ['Oxfordshire', 'E10000025', [['Oxford', 51.752, -1.258], ['Banbury', 52.063, -1.34], ['Abingdon-on-Thames', 51.671, -1.282]]],
         ['Hampshire', 'E10000014', [['Southampton', 50.91, -1.404], ['Portsmouth', 50.82, -1.088], ['Winchester', 51.06, -1.31]]],
