@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react'
+import { screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
 import { renderWithProviders } from '@/testing/render'
@@ -57,11 +57,14 @@ describe('useSearchFilters (address bar)', () => {
     const { router } = renderWithProviders(<Probe />, { route: link })
     expect(JSON.parse(screen.getByTestId('state').textContent ?? '')).toEqual(full)
 
+    const state = () => JSON.parse(screen.getByTestId('state').textContent ?? '') as SearchFilters
     await userEvent.click(screen.getByRole('button', { name: 'toggle phone' }))
-    expect(JSON.parse(screen.getByTestId('state').textContent ?? '')).toEqual({ ...full, phone: true })
+    await waitFor(() => expect(state()).toEqual({ ...full, phone: true }))
     expect(new URLSearchParams(router.state.location.search).get('phone')).toBe('1')
 
     await router.navigate(-1)
-    expect(JSON.parse(await screen.findByTestId('state').then((e) => e.textContent ?? ''))).toEqual(full)
+    await waitFor(() => expect(state()).toEqual(full))
+    await router.navigate(1)
+    await waitFor(() => expect(state()).toEqual({ ...full, phone: true }))
   })
 })
