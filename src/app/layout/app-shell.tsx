@@ -86,22 +86,27 @@ export function AppShell({ signedIn, children }: { signedIn: boolean; children: 
               </NavLink>
             ))}
           </nav>
-          <div className="ms-auto flex items-center gap-2">
+          {signedIn && (
+            <CreditBalance className="order-last w-full border-t border-slate-100 pt-1 sm:order-none sm:ms-auto sm:w-auto sm:border-0 sm:pt-0 dark:border-slate-800" />
+          )}
+          <div className={`${signedIn ? 'ms-auto sm:ms-0' : 'ms-auto'} flex items-center gap-2`}>
             <LanguageSwitcher className={signedIn ? 'hidden w-36 sm:block' : 'w-32 sm:w-36'} />
             {signedIn ? (
               <UserMenu />
             ) : (
               <>
-                <Link to={`${paths.signIn}?next=${encodeURIComponent(location.pathname)}`} className={buttonClass('ghost', 'px-3')}>
+                <Link to={`${paths.signIn}?next=${encodeURIComponent(location.pathname)}`} className={buttonClass('ghost', 'whitespace-nowrap px-3')}>
                   {t('header.signIn')}
                 </Link>
-                <Link to={paths.signUp} className={buttonClass('primary', 'hidden px-3 sm:inline-flex')}>
-                  {t('header.signUp')}
-                </Link>
+                {/* on a phone, sign-in links to sign-up; there is no room for both */}
+                <div className="hidden sm:block">
+                  <Link to={paths.signUp} className={buttonClass('primary', 'whitespace-nowrap px-3')}>
+                    {t('header.signUp')}
+                  </Link>
+                </div>
               </>
             )}
           </div>
-          {signedIn && <CreditBalance className="order-last w-full border-t border-slate-100 pt-1 sm:order-none sm:w-auto sm:border-0 sm:pt-0 dark:border-slate-800" />}
         </div>
         {signedIn && menuOpen && (
           <div id="mobile-nav" className="border-t border-slate-200 px-3 pb-3 lg:hidden dark:border-slate-800">

@@ -31,7 +31,9 @@ export function UserMenu() {
         {profile && (
           <div className="border-b border-slate-200 px-4 py-2 text-sm dark:border-slate-700">
             <p className="text-slate-600 dark:text-slate-400">{t('userMenu.signedInAs')}</p>
-            <p className="truncate font-medium">{profile.email}</p>
+            <p className="truncate font-medium" dir="auto">
+              {profile.email}
+            </p>
           </div>
         )}
         <MenuItem>
