@@ -142,6 +142,8 @@ async function linkDays(q: Queryable, userId: number): Promise<number> {
   return rows[0]?.days ?? 3
 }
 
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve))
+
 class WorkerStopped extends Error {}
 /** The failure asked for by the test hook (and the demo seed's failed export): not worth an error log. */
 class SimulatedFailure extends Error {}
@@ -219,7 +221,8 @@ export async function processExport(deps: WorkerDeps, row: ExportRow, shouldStop
         places.level2.load(batch.map((l) => l.level2_id)),
         places.level3.load(batch.map((l) => l.level3_id)),
       ])
-      for (const lead of batch) {
+      for (const [i, lead] of batch.entries()) {
+        if (i > 0 && i % 250 === 0) await yieldToEventLoop()
         await writer.write([
           lead.name,
           lead.emails.join(';'),
@@ -245,6 +248,9 @@ export async function processExport(deps: WorkerDeps, row: ExportRow, shouldStop
       }
       done += batch.length
       lastId = batch[batch.length - 1]!.id
+      // PGlite answers through promises alone, so without this the whole export could run in microtasks
+      // and starve the event loop: no HTTP request served, no file stream drained, until it ends.
+      await yieldToEventLoop()
       await db.query('UPDATE searches SET progress = $2, processed_count = $3 WHERE id = $1', [
         row.id,
         Math.min(99, Math.floor((done * 100) / row.lead_count)),
