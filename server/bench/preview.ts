@@ -87,21 +87,33 @@ export async function benchPreview(opts: { combinations?: number } = {}): Promis
     }
 
     for (const q of queries.slice(0, 10)) await get(`/api/companies/?${q}`) // warm-up
-    const timed: { q: string; ms: number }[] = []
-    for (const q of queries) {
+    const timeOnce = async (q: string) => {
       const t0 = performance.now()
       await get(`/api/companies/?${q}`)
-      timed.push({ q, ms: performance.now() - t0 })
+      return performance.now() - t0
     }
+    const timed: { q: string; ms: number }[] = []
+    for (const q of queries) timed.push({ q, ms: await timeOnce(q) })
     const times = timed.map((t) => t.ms).sort((a, b) => a - b)
     if (process.env.BENCH_VERBOSE) {
-      for (const t of timed.sort((a, b) => b.ms - a.ms).slice(0, 12)) console.log(`${t.ms.toFixed(1)} ms  ${decodeURIComponent(t.q)}`)
+      for (const t of [...timed].sort((a, b) => b.ms - a.ms).slice(0, 12)) console.log(`${t.ms.toFixed(1)} ms  ${decodeURIComponent(t.q)}`)
     }
     const result = { companies, requests: times.length, p50: percentile(times, 50), p95: percentile(times, 95), max: times.at(-1)! }
     console.log(
       `preview count: ${result.requests} filter combinations on ${companies.toLocaleString('en')} companies: ` +
         `p50 ${result.p50.toFixed(1)} ms, p95 ${result.p95.toFixed(1)} ms, max ${result.max.toFixed(1)} ms (target p95 ≤ 50 ms)` +
         ` [load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} CPUs]`,
+    )
+    // On a busy shared machine single timings swing with the scheduler; the fastest of three
+    // passes per combination shows what the service itself costs. Reported beside, never instead.
+    const best = [...timed]
+    for (let pass = 0; pass < 2; pass++) {
+      for (const [i, t] of best.entries()) best[i] = { q: t.q, ms: Math.min(t.ms, await timeOnce(t.q)) }
+    }
+    const bestTimes = best.map((t) => t.ms).sort((a, b) => a - b)
+    console.log(
+      `preview count, fastest of 3 passes per combination: p50 ${percentile(bestTimes, 50).toFixed(1)} ms, ` +
+        `p95 ${percentile(bestTimes, 95).toFixed(1)} ms [load average ${os.loadavg()[0]!.toFixed(1)}]`,
     )
     return result
   } finally {
