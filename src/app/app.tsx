@@ -1,20 +1,10 @@
-import { QueryClientProvider } from '@tanstack/react-query'
 import { RouterProvider } from 'react-router'
-import { queryClient } from '@/lib/query-client'
-import { onSessionEnd } from '@/lib/session'
 import { router } from './router'
 
 /**
- * When the session ends (sign-out here or in another tab, or a refresh token the service refused),
- * drop every cached response of that person. The shell's guard then sends them to sign-in, with
- * the reason and, unless they signed out themselves, the way back.
+ * The React Query client is provided by the shell route (routes/shell.tsx), not here: the
+ * signed-out pages fetch nothing through it, so the sign-in page's first load goes without it.
  */
-onSessionEnd(() => queryClient.clear())
-
 export function App() {
-  return (
-    <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>
-  )
+  return <RouterProvider router={router} />
 }

@@ -3,7 +3,6 @@ import { useTranslation } from 'react-i18next'
 import { LANGUAGES, isLanguage, type Language } from '@/config/languages'
 import { changeLanguage } from '@/lib/i18n'
 import { useSession } from '@/lib/session'
-import { useQueryClient } from '@tanstack/react-query'
 
 /** Each language named in itself ("Deutsch", "עברית", "ไทย"), as people look for their own. */
 function ownName(code: Language): string {
@@ -16,7 +15,6 @@ const OPTIONS = LANGUAGES.map((code) => ({ code, name: ownName(code) })).sort((a
 export function LanguageSwitcher({ className = '' }: { className?: string }) {
   const { t, i18n } = useTranslation('common')
   const { signedIn } = useSession()
-  const queryClient = useQueryClient()
   const [saveFailed, setSaveFailed] = useState(false)
   const id = useId()
   const current = isLanguage(i18n.resolvedLanguage) ? i18n.resolvedLanguage : 'en'
@@ -27,7 +25,7 @@ export function LanguageSwitcher({ className = '' }: { className?: string }) {
     if (!signedIn) return
     try {
       // loaded on demand: the signed-out pages carrying this switcher stay free of the profile schema
-      const { profileOptions, updateProfile } = await import('@/lib/api/profile')
+      const [{ profileOptions, updateProfile }, { queryClient }] = await Promise.all([import('@/lib/api/profile'), import('@/lib/query-client')])
       queryClient.setQueryData(profileOptions().queryKey, await updateProfile({ preferred_language: lng }))
     } catch {
       setSaveFailed(true)

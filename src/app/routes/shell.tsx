@@ -1,6 +1,8 @@
+import { QueryClientProvider } from '@tanstack/react-query'
 import { Navigate, Outlet, useLocation } from 'react-router'
 import { AppShell } from '@/app/layout/app-shell'
 import { paths } from '@/config/paths'
+import { queryClient } from '@/lib/query-client'
 import { useSession } from '@/lib/session'
 
 /** Pages inside the shell need a session, except the public plans page. */
@@ -17,8 +19,10 @@ export function Component() {
     return <Navigate to={`${paths.signIn}?${params}`} replace />
   }
   return (
-    <AppShell signedIn={signedIn}>
-      <Outlet />
-    </AppShell>
+    <QueryClientProvider client={queryClient}>
+      <AppShell signedIn={signedIn}>
+        <Outlet />
+      </AppShell>
+    </QueryClientProvider>
   )
 }

@@ -2,7 +2,6 @@ import { useEffect, useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate, useSearchParams } from 'react-router'
-import { useQueryClient } from '@tanstack/react-query'
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { TextField } from '@/components/ui/field'
@@ -23,7 +22,6 @@ export function SignInForm() {
   const fieldError = useFieldError()
   const [params] = useSearchParams()
   const navigate = useNavigate()
-  const queryClient = useQueryClient()
   const [formError, setFormError] = useState<string | null>(null)
   const reason = params.get('reason')
   const {
@@ -44,7 +42,7 @@ export function SignInForm() {
     }
     try {
       // the dashboard speaks the language saved in the profile from the first signed-in page on
-      const { profileOptions } = await import('@/lib/api/profile')
+      const [{ profileOptions }, { queryClient }] = await Promise.all([import('@/lib/api/profile'), import('@/lib/query-client')])
       const profile = await queryClient.fetchQuery(profileOptions())
       await changeLanguage(profile.preferred_language)
     } catch {
