@@ -24,12 +24,14 @@ const mb = (bytes: number) => bytes / (1024 * 1024)
 export async function benchExport(): Promise<{ ok: boolean; runs: ExportBenchRun[] }> {
   const dataDir = path.resolve(process.env.BENCH_DATA_DIR ?? '.bench-data', 'preview')
   const config = {
-    ...loadConfig({ ...process.env, DATA_DIR: dataDir, PORT: process.env.BENCH_PORT ?? '0', DATABASE_URL: '' }),
+    // BENCH_DATABASE_URL runs it on a PostgreSQL server instead (seeded there on first use)
+    ...loadConfig({ ...process.env, DATA_DIR: dataDir, PORT: process.env.BENCH_PORT ?? '0', DATABASE_URL: process.env.BENCH_DATABASE_URL ?? '' }),
     rateLimitPerMinute: 1_000_000,
   }
   const ready = Date.now()
   const service = await startService(config)
-  console.log(`export bench: service ready in ${((Date.now() - ready) / 1000).toFixed(1)} s (${dataDir})`)
+  const where = config.databaseUrl ? 'PostgreSQL server' : dataDir
+  console.log(`export bench: service ready in ${((Date.now() - ready) / 1000).toFixed(1)} s (${where})`)
   try {
     const { db, clock } = service.deps
     const plan = (await db.query<{ id: number }>("SELECT id FROM plans WHERE plan_type = 'Business'")).rows[0]
