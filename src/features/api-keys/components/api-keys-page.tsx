@@ -126,7 +126,7 @@ function KeyTable({ keys, onRevoke }: { keys: ApiKey[]; onRevoke: (k: ApiKey) =>
                 <td className="py-2 text-end">
                   <Button
                     variant="ghost"
-                    className="px-2 text-red-700 dark:text-red-400"
+                    className="whitespace-nowrap px-2 text-red-700 dark:text-red-400"
                     aria-label={t('list.revokeLabel', { prefix: k.token_key })}
                     onClick={() => onRevoke(k)}
                   >
