@@ -94,7 +94,7 @@ describe('ProfileForm validation (interface 2.1 / part 8 limits, checked before 
 
   it('offers exactly the 27 languages', () => {
     renderWithProviders(<ProfileForm profile={profile()} />)
-    const options = within(screen.getByLabelText('Language')).getAllByRole('option') as HTMLOptionElement[]
+    const options = within(screen.getByLabelText('Preferred language')).getAllByRole('option') as HTMLOptionElement[]
     expect(options.map((o) => o.value).sort()).toEqual(
       ['bg', 'cs', 'da', 'de', 'el', 'en', 'es', 'et', 'fi', 'fr', 'he', 'hr', 'hu', 'it', 'lt', 'lv', 'nb', 'nl', 'pl', 'pt', 'ro', 'sk', 'sl', 'sr', 'sv', 'th', 'tr'],
     )
@@ -123,7 +123,7 @@ describe('ProfileForm validation (interface 2.1 / part 8 limits, checked before 
       }),
     )
     renderWithProviders(<ProfileForm profile={profile()} />)
-    await userEvent.selectOptions(screen.getByLabelText('Language'), 'he')
+    await userEvent.selectOptions(screen.getByLabelText('Preferred language'), 'he')
     await userEvent.click(screen.getByRole('button', { name: 'Save changes' }))
     await waitFor(() => expect(i18n.language).toBe('he'))
     expect(document.documentElement.dir).toBe('rtl')
