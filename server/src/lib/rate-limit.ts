@@ -19,9 +19,15 @@ function clientAddress(c: Parameters<MiddlewareHandler<AppEnv>>[0]): string {
  * routes share one budget per address that the API's budget does not touch.
  */
 export function rateLimit(): MiddlewareHandler<AppEnv> {
-  const windows = new Map<string, { start: number; count: number }>()
+  // Counters per running service (tests run several in one process, each with its own clock and limit).
+  const perService = new WeakMap<object, Map<string, { start: number; count: number }>>()
   return async (c, next) => {
     const { clock, config } = c.var.deps
+    let windows = perService.get(c.var.deps)
+    if (!windows) {
+      windows = new Map()
+      perService.set(c.var.deps, windows)
+    }
     const who = c.get('credential') ?? `ip:${clientAddress(c)}`
     const now = clock.now().getTime()
     let w = windows.get(who)
