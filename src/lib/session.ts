@@ -23,6 +23,8 @@ type Message =
   | { type: 'signed-out'; reason: SessionEndReason }
 
 let accessToken: string | null = null
+/** The refresh token that was current when `accessToken` was issued: a different one in storage means another tab refreshed since. */
+let refreshOfAccess: string | null = null
 let refreshInFlight: Promise<string> | null = null
 let memoryRefresh: string | null = null // when storage is unavailable (private mode)
 const storeListeners = new Set<() => void>()
@@ -72,6 +74,7 @@ function post(message: Message) {
 
 function receiveAccess(token: string) {
   accessToken = token
+  refreshOfAccess = readRefresh()
   for (const w of accessWaiters) w(token)
   accessWaiters.clear()
   publish()
@@ -95,6 +98,7 @@ if (typeof window !== 'undefined') {
 function endSession(reason: SessionEndReason, { broadcast }: { broadcast: boolean }) {
   const wasSignedIn = accessToken !== null || readRefresh() !== null || snapshot.signedIn
   accessToken = null
+  refreshOfAccess = null
   writeRefresh(null)
   if (wasSignedIn) endReason = reason
   if (broadcast) post({ type: 'signed-out', reason })
@@ -157,6 +161,7 @@ async function callRefreshEndpoint(refresh: string): Promise<string> {
   // rotation: the new refresh token replaces the old one before anybody else can read it
   if (tokens.refresh) writeRefresh(tokens.refresh)
   accessToken = tokens.access
+  refreshOfAccess = readRefresh()
   post({ type: 'access', access: tokens.access })
   publish()
   return tokens.access
@@ -178,7 +183,8 @@ export function refreshAccessToken(failedToken: string | null): Promise<string> 
       endSession('expired', { broadcast: false })
       throw sessionEndedError()
     }
-    if (current !== seenRefresh) {
+    const rotatedElsewhere = current !== seenRefresh || (refreshOfAccess !== null && current !== refreshOfAccess)
+    if (rotatedElsewhere) {
       const peer = accessToken && accessToken !== failedToken ? accessToken : await waitForPeerAccess(PEER_TOKEN_WAIT_MS)
       if (peer) return peer
       current = readRefresh()
@@ -208,6 +214,7 @@ export async function signIn(email: string, password: string): Promise<void> {
   if (!res?.refresh) throw new ApiError(200, { detail: 'Unexpected login response.', code: CLIENT_CODES.invalidResponse })
   writeRefresh(res.refresh)
   accessToken = res.access
+  refreshOfAccess = res.refresh
   post({ type: 'access', access: res.access })
   publish()
 }
@@ -237,6 +244,7 @@ export const isSignedIn = () => snapshot.signedIn
 /** Test seam: forget the in-memory token (as a reload would). */
 export function resetSessionForTests() {
   accessToken = null
+  refreshOfAccess = null
   endReason = null
   refreshInFlight = null
   accessWaiters.clear()
@@ -248,6 +256,7 @@ export function resetSessionForTests() {
 export function setTokensForTests(access: string | null, refresh: string | null) {
   accessToken = access
   writeRefresh(refresh)
+  refreshOfAccess = access ? refresh : null
   publish()
 }
 
