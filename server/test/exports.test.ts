@@ -109,6 +109,39 @@ describe('CSV export, end to end', () => {
   })
 })
 
+describe('preview and export agree', () => {
+  it('the export charges exactly the preview’s totalCount for varied filters', async () => {
+    const u = await paidUser(1_000_000)
+    const pick = async (sql: string) => (await svc.deps.db.query<{ v: number }>(sql)).rows.map((r) => r.v)
+    const [cat] = await pick('SELECT unnest(category_ids) AS v FROM companies GROUP BY 1 ORDER BY count(*) DESC LIMIT 1')
+    const [l1] = await pick("SELECT level1_id AS v FROM companies WHERE country_code = 'DE' GROUP BY 1 ORDER BY count(*) DESC LIMIT 1")
+    const [l2] = await pick("SELECT level2_id AS v FROM companies WHERE country_code = 'FR' GROUP BY 1 ORDER BY count(*) DESC LIMIT 1")
+    const [l3, l3b] = await pick("SELECT level3_id AS v FROM companies WHERE country_code = 'GB' GROUP BY 1 ORDER BY count(*) DESC LIMIT 2")
+    const queries = [
+      'countries=DE,FR',
+      `category=${cat}`,
+      `category=${cat}&main_activity_only=true`,
+      `countries=DE&level1_location=${l1}&email=true`,
+      `level2_location=${l2}&phone_number=true`,
+      `level3_location=${l3}&level3_location=${l3b}&website=true`,
+      `countries=ES,IT&category=${cat}&email=true&phone_number=true`,
+    ]
+    let nonEmpty = 0
+    for (const q of queries) {
+      const p = await preview(svc, u.access, q)
+      const res = await startExport(svc, u.access, { search_id: p.search_id, export_format: 'csv' })
+      if (p.totalCount === 0) {
+        expect(res.status, q).toBe(400)
+        continue
+      }
+      expect(res.status, q).toBe(202)
+      expect((await body<{ lead_count: number }>(res)).lead_count, q).toBe(p.totalCount)
+      nonEmpty += 1
+    }
+    expect(nonEmpty).toBeGreaterThanOrEqual(5)
+  })
+})
+
 describe('Excel export and caps', () => {
   it('writes an XLSX with exactly max_leads rows when capped', async () => {
     const u = await paidUser()
