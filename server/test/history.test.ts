@@ -183,6 +183,8 @@ describe('download-delta', () => {
     expect(added.status).toBe(201)
     expect(await body(added)).toMatchObject({ created: 12 })
     await svc.request('/api/_test/new-companies/', { method: 'POST', token: u.access, json: { count: 5, countries: ['FR'] } })
+    // the free preview sees the new companies too
+    expect((await preview(svc, u.access, 'countries=DE')).totalCount).toBe(original.lead_count + 12)
     const balance = (await profile(svc, u.access)).remaining_credits
 
     const dry = await delta(u, original.search_id, { dry_run: true })
