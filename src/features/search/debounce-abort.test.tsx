@@ -62,7 +62,7 @@ describe('category type-ahead', () => {
     expect(typed[1]!.aborted).toBe(false)
     // the matched part is highlighted
     expect(screen.getByRole('option', { name: /Bakery \(bakery\)/ }).querySelector('mark')?.textContent).toBe('Bakery')
-  })
+  }, 15_000)
 })
 
 const FLAGS = ['email', 'phone', 'website', 'mainActivityOnly'] as const
@@ -115,5 +115,5 @@ describe('live count', () => {
     await waitFor(() => expect(seen).toHaveLength(4), { timeout: 1000 })
     await waitFor(() => expect(seen[2]!.aborted).toBe(true))
     expect(seen[3]!.aborted).toBe(false)
-  })
+  }, 15_000)
 })

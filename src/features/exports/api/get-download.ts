@@ -1,15 +1,15 @@
 import { queryOptions } from '@tanstack/react-query'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { api } from '@/lib/api-client'
 import { env } from '@/config/env'
 import { exportKeys } from '../export-keys'
 
 export const downloadSchema = z.looseObject({
-  download_url: z.string().min(1),
-  filename: z.string().nullish(),
-  file_size_bytes: z.number().nullish(),
-  file_size_mb: z.number().nullish(),
-  expires_at: z.string().nullish(),
+  download_url: z.string().check(z.minLength(1)),
+  filename: z.nullish(z.string()),
+  file_size_bytes: z.nullish(z.number()),
+  file_size_mb: z.nullish(z.number()),
+  expires_at: z.nullish(z.string()),
 })
 export type DownloadDescriptor = z.infer<typeof downloadSchema>
 

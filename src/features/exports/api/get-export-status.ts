@@ -1,16 +1,17 @@
 import { queryOptions } from '@tanstack/react-query'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { api, ApiError } from '@/lib/api-client'
 import { exportKeys } from '../export-keys'
 import { pollInterval } from '../status'
+import { searchIdSchema } from './schemas'
 
 export const exportStatusSchema = z.looseObject({
-  search_id: z.union([z.number(), z.string()]).transform(String),
-  status: z.string().nullish().transform((s) => s ?? ''),
-  progress: z.number().nullish(),
-  processed_count: z.number().nullish(),
-  lead_count: z.number().nullish(),
-  error: z.string().nullish(),
+  search_id: searchIdSchema,
+  status: z.pipe(z.nullish(z.string()), z.transform((s) => s ?? '')),
+  progress: z.nullish(z.number()),
+  processed_count: z.nullish(z.number()),
+  lead_count: z.nullish(z.number()),
+  error: z.nullish(z.string()),
 })
 export type ExportStatus = z.infer<typeof exportStatusSchema>
 

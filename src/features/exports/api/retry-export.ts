@@ -1,11 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { api } from '@/lib/api-client'
 import { exportStatusOptions } from './get-export-status'
+import { searchIdSchema } from './schemas'
 
 export const retriedExportSchema = z.looseObject({
-  search_id: z.union([z.number(), z.string()]).transform(String),
-  status: z.string().nullish(),
+  search_id: searchIdSchema,
+  status: z.nullish(z.string()),
 })
 
 export const retryExport = (searchId: string) =>

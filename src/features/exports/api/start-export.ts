@@ -1,20 +1,21 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { api, ApiError } from '@/lib/api-client'
 import { profileOptions } from '@/lib/api/profile'
+import { searchIdSchema } from './schemas'
 
 export const startExportInput = z.object({
-  search_id: z.string().min(1),
+  search_id: z.string().check(z.minLength(1)),
   export_format: z.enum(['csv', 'excel']),
-  max_leads: z.number().int().min(1).max(2_147_483_647).optional(),
+  max_leads: z.optional(z.int().check(z.gte(1), z.lte(2_147_483_647))),
 })
 export type StartExportInput = z.infer<typeof startExportInput>
 
 export const startedExportSchema = z.looseObject({
-  search_id: z.union([z.number(), z.string()]).transform(String),
-  status: z.string().nullish(),
-  lead_count: z.number().nullish(),
-  credits_charged: z.number().nullish(),
+  search_id: searchIdSchema,
+  status: z.nullish(z.string()),
+  lead_count: z.nullish(z.number()),
+  credits_charged: z.nullish(z.number()),
 })
 export type StartedExport = z.infer<typeof startedExportSchema>
 

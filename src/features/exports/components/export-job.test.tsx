@@ -31,7 +31,7 @@ function descriptorIs() {
   )
 }
 
-describe('export page: every status variant', () => {
+describe('export page: every status variant', { timeout: 15_000 }, () => {
   it('PENDING: waiting, progress at 0', async () => {
     statusIs({ status: 'PENDING' })
     renderWithProviders(<ExportJob searchId="7" />)

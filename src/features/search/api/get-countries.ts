@@ -1,13 +1,13 @@
 import { queryOptions } from '@tanstack/react-query'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { api } from '@/lib/api-client'
 import { searchKeys } from '../search-keys'
 
 export const countrySchema = z.looseObject({
-  code: z.string().transform((c) => c.toUpperCase()),
-  name: z.string().optional(),
-  language: z.string().nullish(),
-  company_count: z.number().nullish(),
+  code: z.pipe(z.string(), z.transform((c) => c.toUpperCase())),
+  name: z.optional(z.string()),
+  language: z.nullish(z.string()),
+  company_count: z.nullish(z.number()),
 })
 export type Country = z.infer<typeof countrySchema>
 

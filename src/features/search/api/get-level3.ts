@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { api } from '@/lib/api-client'
 import { searchKeys } from '../search-keys'
 import { idSchema, optionalId, optionalName } from './schemas'

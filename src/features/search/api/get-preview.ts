@@ -1,17 +1,16 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { api } from '@/lib/api-client'
 import type { PreviewQuery } from '../filters'
 import { searchKeys } from '../search-keys'
-
-const text = z.union([z.string(), z.number()]).nullish().transform((v) => (v === null || v === undefined ? '' : String(v)))
+import { list, text } from './schemas'
 
 export const leadRowSchema = z.looseObject({
   name: text,
-  email: z
-    .union([z.array(z.string()), z.string(), z.null()])
-    .optional()
-    .transform((v) => (v === null || v === undefined ? [] : Array.isArray(v) ? v : [v])),
+  email: z.pipe(
+    z.nullish(z.union([z.array(z.string()), z.string()])),
+    z.transform((v) => (v === null || v === undefined ? [] : Array.isArray(v) ? v : [v])),
+  ),
   phone: text,
   address: text,
   city: text,
@@ -20,17 +19,17 @@ export const leadRowSchema = z.looseObject({
   level1_location: text,
   level2_location: text,
   website: text,
-  categories: z.array(z.string()).nullish().transform((v) => v ?? []),
-  rating: z.number().nullish(),
-  review_count: z.number().nullish(),
+  categories: list(z.string()),
+  rating: z.nullish(z.number()),
+  review_count: z.nullish(z.number()),
   place_id: text,
 })
 export type LeadRow = z.infer<typeof leadRowSchema>
 
 export const previewSchema = z.looseObject({
-  totalCount: z.number().int(),
-  search_id: z.union([z.number(), z.string()]).transform(String),
-  results: z.array(leadRowSchema).nullish().transform((v) => v ?? []),
+  totalCount: z.number(),
+  search_id: z.pipe(z.union([z.number(), z.string()]), z.transform(String)),
+  results: list(leadRowSchema),
 })
 export type Preview = z.infer<typeof previewSchema>
 

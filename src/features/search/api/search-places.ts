@@ -1,13 +1,16 @@
 import { queryOptions } from '@tanstack/react-query'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { api } from '@/lib/api-client'
 import { searchKeys } from '../search-keys'
-import { idSchema, optionalId, optionalName } from './schemas'
+import { idSchema, list, optionalId, optionalName } from './schemas'
 
 export const placeHitSchema = z.looseObject({
   id: idSchema,
   name: z.string(),
-  level: z.union([z.number(), z.string()]).transform((l) => Number(String(l).replace(/\D/g, '')) || 1),
+  level: z.pipe(
+    z.union([z.number(), z.string()]),
+    z.transform((l) => Number(String(l).replace(/\D/g, '')) || 1),
+  ),
   country: optionalName,
   level1_id: optionalId,
   level1_name: optionalName,
@@ -16,7 +19,7 @@ export const placeHitSchema = z.looseObject({
 })
 export type PlaceHit = z.infer<typeof placeHitSchema>
 
-const hits = z.array(placeHitSchema).nullish().transform((v) => v ?? [])
+const hits = list(placeHitSchema)
 export const placeSearchSchema = z.looseObject({ level1: hits, level2: hits, level3: hits })
 
 export interface PlaceSearchParams {

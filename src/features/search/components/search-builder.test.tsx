@@ -119,5 +119,5 @@ describe('search builder: places on three levels', () => {
     expect(within(chips).getAllByRole('listitem')).toHaveLength(4)
     await user.click(within(chips).getByRole('button', { name: 'Remove Country: Germany' }))
     expect(router.state.location.search).toBe('')
-  })
+  }, 15_000)
 })
