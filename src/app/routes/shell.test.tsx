@@ -1,0 +1,78 @@
+import { http, HttpResponse } from 'msw'
+import { render, screen, within } from '@testing-library/react'
+import { createMemoryRouter, RouterProvider } from 'react-router'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { server } from '@/testing/msw-server'
+import { resetSessionForTests, setTokensForTests } from '@/lib/session'
+import { queryClient } from '@/lib/query-client'
+import { Component as Shell } from './shell'
+
+const profile = {
+  id: 3,
+  email: 'grace@example.com',
+  first_name: 'Grace',
+  last_name: 'Hopper',
+  subscription_plan: { plan_type: 'Pro', monthly_credits: 5000, price_per_month: '99.00', link_expiration_days: 14 },
+  total_credits: 5000,
+  remaining_credits: 1234,
+  purchased_credits_available: 300,
+  purchased_credits_expiring_soon: 0,
+  current_period_start: 1_793_000_000,
+  current_period_end: 1_795_592_000,
+  can_download_fresh_exports: true,
+  preferred_language: 'en',
+}
+
+function renderAt(path: string) {
+  const router = createMemoryRouter(
+    [
+      { path: '/sign-in', element: <p>sign-in page</p> },
+      {
+        element: <Shell />,
+        children: [
+          { path: '/plans', element: <h1>plans page</h1> },
+          { path: '/history', element: <h1>history page</h1> },
+        ],
+      },
+    ],
+    { initialEntries: [path] },
+  )
+  render(<RouterProvider router={router} />)
+  return router
+}
+
+beforeEach(() => {
+  resetSessionForTests()
+  queryClient.clear()
+})
+
+describe('the shell', () => {
+  it('sends a signed-out visitor to sign-in with the way back', async () => {
+    const router = renderAt('/history?page=3')
+    expect(await screen.findByText('sign-in page')).toBeInTheDocument()
+    expect(router.state.location.search).toBe('?next=%2Fhistory%3Fpage%3D3')
+  })
+
+  it('shows the public plans page signed out, with sign-in and sign-up in the header', async () => {
+    renderAt('/plans')
+    expect(await screen.findByRole('heading', { name: 'plans page' })).toBeInTheDocument()
+    expect(screen.getByRole('link', { name: 'Sign in' })).toHaveAttribute('href', '/sign-in?next=%2Fplans')
+    expect(screen.getByRole('link', { name: 'Create account' })).toBeInTheDocument()
+    expect(screen.queryByRole('region', { name: 'Credit balance' })).not.toBeInTheDocument()
+  })
+
+  it('signed in: navigation, the credit balance from the profile and the user menu', async () => {
+    setTokensForTests('access', 'refresh')
+    server.use(http.get('/api/user/profile/', () => HttpResponse.json(profile)))
+    renderAt('/history')
+    expect(await screen.findByRole('heading', { name: 'history page' })).toBeInTheDocument()
+    const nav = screen.getAllByRole('navigation', { name: 'Main' })[0]!
+    expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual(['Search', 'Exports history', 'API keys', 'Account', 'Plans'])
+    expect(within(nav).getByRole('link', { name: 'Exports history' })).toHaveAttribute('aria-current', 'page')
+    const balance = screen.getByRole('region', { name: 'Credit balance' })
+    expect(await within(balance).findByText('1,234 of 5,000')).toBeInTheDocument()
+    expect(within(balance).getByText('300')).toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Account menu' })).toBeInTheDocument()
+    expect(screen.getByRole('link', { name: 'Skip to main content' })).toHaveAttribute('href', '#main')
+  })
+})
