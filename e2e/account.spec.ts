@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
 
 /** Account and credits against the real service, the language switch, and screenshots of F3's pages. */
@@ -102,7 +103,7 @@ const SHOTS = [
   { path: '/plans', name: 'plans' },
 ]
 
-test('screenshots at 360 px and 1280 px in English and Hebrew', async ({ page, request }) => {
+test('screenshots at 360 px and 1280 px in English and Hebrew, and no axe violations', async ({ page, request }) => {
   test.setTimeout(180_000)
   const a = await newAccount(request, { plan_type: 'Starter', subscription: 5000, purchased: 40, purchased_expires_in_days: 5 })
   const login = await request.post('/api/auth/login/', { data: { username: a.email, password: a.password } })
@@ -132,6 +133,8 @@ test('screenshots at 360 px and 1280 px in English and Hebrew', async ({ page, r
         await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
         await page.waitForLoadState('networkidle')
         await page.screenshot({ path: `test-results/f3-screens/${s.name}-${lng}-${width}.png`, fullPage: true })
+        const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()
+        expect(axe.violations.map((v) => `${s.path} ${lng} ${width}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
       }
     }
   }

@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
 
 /** API keys end to end: created in the dashboard, used from here with both header forms, revoked. */
@@ -42,6 +43,9 @@ test('create a key, call the API with Token and Bearer, revoke it, and the next 
 
   const origin = new URL(page.url()).origin
   await expect(dialog.locator('pre')).toHaveText(`curl -H "Authorization: Token ${key}" "${origin}/api/companies/?countries=DE"`)
+
+  const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()
+  expect(axe.violations.map((v) => v.id)).toEqual([])
 
   // the dialog stays until the person confirms they have the key
   await expect(dialog.getByRole('button', { name: 'Done' })).toBeDisabled()

@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
 
 /**
@@ -139,6 +140,8 @@ test('fresh data on an uncapped export charges only the leads created since (rul
   const dialog = page.getByRole('dialog', { name: `Fresh data for export #${id}` })
   await expect(dialog.getByText(/7 new leads since your export of/)).toBeVisible()
   await expect(dialog.getByText('Nothing has been charged yet.')).toBeVisible()
+  const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()
+  expect(axe.violations.map((v) => v.id)).toEqual([])
   // the dry run charged nothing
   expect(await balance(request, a)).toBe(before)
 
