@@ -8,21 +8,27 @@ interface Account {
   password: string
 }
 
+/**
+ * A call as the account with a token from a fresh login, once more on 401: other tests of the run
+ * share the service clock and may move it past a token's life between login and use.
+ */
+async function asAccount(request: APIRequestContext, a: Account, method: 'GET' | 'POST' | 'PATCH', path: string, data?: unknown) {
+  let res
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const login = await request.post('/api/auth/login/', { data: { username: a.email, password: a.password } })
+    const access = ((await login.json()) as { access: string }).access
+    res = await request.fetch(path, { method, data, headers: { Authorization: `Bearer ${access}` } })
+    if (res.status() !== 401) break
+  }
+  return { status: res!.status(), text: await res!.text() }
+}
+
 async function newAccount(request: APIRequestContext, grant?: Record<string, unknown>): Promise<Account> {
   const a = { email: `f3-a-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`, password: 'account-pass-123' }
   expect((await request.post('/api/auth/sign-up/', { data: a })).status()).toBe(201)
   if (grant) {
-    // twice at most: another test may move the shared service clock between login and use
-    let status = 0
-    let text = ''
-    for (let attempt = 0; attempt < 2 && status !== 200; attempt++) {
-      const login = await request.post('/api/auth/login/', { data: { username: a.email, password: a.password } })
-      const access = ((await login.json()) as { access: string }).access
-      const granted = await request.post('/api/_test/grant-credits/', { data: grant, headers: { Authorization: `Bearer ${access}` } })
-      status = granted.status()
-      text = await granted.text()
-    }
-    expect(status, text).toBe(200)
+    const granted = await asAccount(request, a, 'POST', '/api/_test/grant-credits/', grant)
+    expect(granted.status, granted.text).toBe(200)
   }
   return a
 }
@@ -61,12 +67,9 @@ test('changing the language in the profile switches the dashboard at once and it
   const titleInGerman = await germanTitle.textContent()
 
   // saved on the profile, so it survives a reload
-  const login = await request.post('/api/auth/login/', { data: { username: a.email, password: a.password } })
-  const access = ((await login.json()) as { access: string }).access
-  const profile = (await (await request.get('/api/user/profile/', { headers: { Authorization: `Bearer ${access}` } })).json()) as {
-    preferred_language: string
-  }
-  expect(profile.preferred_language).toBe('de')
+  const profile = await asAccount(request, a, 'GET', '/api/user/profile/')
+  expect(profile.status).toBe(200)
+  expect((JSON.parse(profile.text) as { preferred_language: string }).preferred_language).toBe('de')
   await page.reload()
   await expect(page.locator('html')).toHaveAttribute('lang', 'de')
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(titleInGerman ?? '')
@@ -106,24 +109,21 @@ const SHOTS = [
 test('screenshots at 360 px and 1280 px in English and Hebrew, and no axe violations', async ({ page, request }) => {
   test.setTimeout(180_000)
   const a = await newAccount(request, { plan_type: 'Starter', subscription: 5000, purchased: 40, purchased_expires_in_days: 5 })
-  const login = await request.post('/api/auth/login/', { data: { username: a.email, password: a.password } })
-  const headers = { Authorization: `Bearer ${((await login.json()) as { access: string }).access}` }
   // some history to show: one completed, one capped, one failed
   for (const [query, max, fail] of [['countries=DE&email=true', undefined, false], ['countries=FR', 20, false], ['countries=IL', 15, true]] as const) {
-    if (fail) await request.post('/api/_test/fail-next-export/', { data: {}, headers })
-    const p = (await (await request.get(`/api/companies/?${query}`, { headers })).json()) as { search_id: number }
-    await request.post('/api/download-csv/', { data: { search_id: p.search_id, export_format: 'csv', ...(max ? { max_leads: max } : {}) }, headers })
+    if (fail) expect((await asAccount(request, a, 'POST', '/api/_test/fail-next-export/', {})).status).toBe(200)
+    const preview = await asAccount(request, a, 'GET', `/api/companies/?${query}`)
+    const searchId = (JSON.parse(preview.text) as { search_id: number }).search_id
+    const started = await asAccount(request, a, 'POST', '/api/download-csv/', { search_id: searchId, export_format: 'csv', ...(max ? { max_leads: max } : {}) })
+    expect(started.status).toBe(202)
   }
-  await request.post('/api/user/api-keys/', { data: {}, headers })
+  expect((await asAccount(request, a, 'POST', '/api/user/api-keys/', {})).status).toBe(201)
   await page.waitForTimeout(1500)
 
   await signIn(page, a, '/history')
   for (const lng of ['en', 'he'] as const) {
-    // a fresh token: other tests of the run may have moved the service clock past this one's life
-    const login = await request.post('/api/auth/login/', { data: { username: a.email, password: a.password } })
-    const fresh = { Authorization: `Bearer ${((await login.json()) as { access: string }).access}` }
-    const patched = await request.patch('/api/user/profile/', { data: { preferred_language: lng }, headers: fresh })
-    expect(patched.status(), await patched.text()).toBe(200)
+    const patched = await asAccount(request, a, 'PATCH', '/api/user/profile/', { preferred_language: lng })
+    expect(patched.status, patched.text).toBe(200)
     await page.evaluate((l) => localStorage.setItem('leads.language', l), lng)
     for (const width of [360, 1280]) {
       await page.setViewportSize({ width, height: 900 })
