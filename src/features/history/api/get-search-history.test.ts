@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest'
+import { exportPhase, historyEntrySchema } from './get-search-history'
+
+describe('history entries from the service', () => {
+  it('statuses in any letter case; anything unknown is still running (decisions.md)', () => {
+    expect(exportPhase('COMPLETED')).toBe('completed')
+    expect(exportPhase('completed')).toBe('completed')
+    expect(exportPhase('Failed')).toBe('failed')
+    expect(exportPhase('PROCESSING')).toBe('running')
+    expect(exportPhase('queued_for_review')).toBe('running')
+  })
+
+  it('tolerates ids as strings or comma lists, flags as "true", and missing optional fields', () => {
+    const e = historyEntrySchema.parse({
+      search_id: '17',
+      filters: { countries: 'DE,FR', category: [3, '9'], level3_location: 'abc', email: 'true', website: false },
+      created_at: '2026-11-01T00:00:00Z',
+      status: 'completed',
+    })
+    expect(e.search_id).toBe(17)
+    expect(e.filters.countries).toEqual(['DE', 'FR'])
+    expect(e.filters.category).toEqual(['3', '9'])
+    expect(e.filters.level3_location).toEqual(['abc'])
+    expect(e.filters.level1_location).toEqual([])
+    expect(e.filters.email).toBe(true)
+    expect(e.filters.website).toBe(false)
+    expect(e.lead_count).toBe(0)
+    expect(e.expires_at).toBeUndefined()
+  })
+
+  it('an unreadable filters object still gives an entry (shown as "all leads")', () => {
+    const e = historyEntrySchema.parse({ search_id: 1, filters: 'nonsense', created_at: '2026-11-01T00:00:00Z', status: 'FAILED' })
+    expect(e.filters.countries).toEqual([])
+    expect(exportPhase(e.status)).toBe('failed')
+  })
+})
