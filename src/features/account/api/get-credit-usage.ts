@@ -52,11 +52,15 @@ export function bucketByWeek(entries: { created_at: string; credits_charged: num
   return buckets
 }
 
-/** Pages through the history (newest first) until it is older than the window. */
+/**
+ * Pages through the history (newest first) until it is older than the window. The window ends at
+ * the later of our clock and the newest export, so a service clock ahead of the browser's (clock
+ * skew, or a test clock) does not push recent spending out of the chart.
+ */
 export async function getWeeklyUsage(weeks: number, { signal, now = new Date() }: { signal?: AbortSignal; now?: Date } = {}) {
-  const from = startOfWeek(now)
-  from.setDate(from.getDate() - (weeks - 1) * 7)
   const entries: { created_at: string; credits_charged: number }[] = []
+  let anchor = now
+  let from: Date | null = null
   for (let page = 1; page <= MAX_PAGES; page++) {
     const data = await api('/api/user/search-history', {
       query: { page, page_size: PAGE_SIZE },
@@ -64,10 +68,16 @@ export async function getWeeklyUsage(weeks: number, { signal, now = new Date() }
       signal,
     })
     entries.push(...data.results)
+    if (!from) {
+      const newest = data.results[0] ? new Date(data.results[0].created_at) : null
+      if (newest && !Number.isNaN(newest.getTime()) && newest > anchor) anchor = newest
+      from = startOfWeek(anchor)
+      from.setDate(from.getDate() - (weeks - 1) * 7)
+    }
     const oldest = data.results.at(-1)
     if (!data.next || !oldest || new Date(oldest.created_at).getTime() < from.getTime()) break
   }
-  return bucketByWeek(entries, weeks, now)
+  return bucketByWeek(entries, weeks, anchor)
 }
 
 export const weeklyUsageOptions = (weeks: number) =>

@@ -185,3 +185,38 @@ describe('weekly usage', () => {
     expect(weeks[3]!.start.getDay()).toBe(1)
   })
 })
+
+describe('weekly usage from the service', () => {
+  it('pages until the window is covered, and a service clock ahead of ours still lands in the last week', async () => {
+    const { getWeeklyUsage } = await import('../api/get-credit-usage')
+    const now = new Date(2026, 10, 25, 12)
+    const ahead = new Date(2026, 11, 2, 9) // the service thinks it is a week later
+    const pages: string[] = []
+    server.use(
+      http.get('/api/user/search-history/', ({ request }) => {
+        const page = new URL(request.url).searchParams.get('page')!
+        pages.push(page)
+        return page === '1'
+          ? HttpResponse.json({
+              count: 3,
+              next: 'http://x/api/user/search-history/?page=2',
+              previous: null,
+              results: [
+                { created_at: ahead.toISOString(), credits_charged: 40 },
+                { created_at: new Date(2026, 10, 24).toISOString(), credits_charged: 2 },
+              ],
+            })
+          : HttpResponse.json({
+              count: 3,
+              next: null,
+              previous: 'x',
+              results: [{ created_at: new Date(2026, 0, 5).toISOString(), credits_charged: 500 }],
+            })
+      }),
+    )
+    const weeks = await getWeeklyUsage(4, { now })
+    expect(pages).toEqual(['1', '2'])
+    expect(weeks.map((w) => w.credits)).toEqual([0, 0, 2, 40])
+    expect(weeks[3]!.start.getTime()).toBe(startOfWeek(ahead).getTime())
+  })
+})
