@@ -1,12 +1,8 @@
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
+import { authHeaders, signInViaUi, signUpViaApi, type Account } from './helpers'
 
 /** Account and credits against the real service, the language switch, and screenshots of F3's pages. */
-
-interface Account {
-  email: string
-  password: string
-}
 
 /**
  * A call as the account with a token from a fresh login, once more on 401: other tests of the run
@@ -15,17 +11,14 @@ interface Account {
 async function asAccount(request: APIRequestContext, a: Account, method: 'GET' | 'POST' | 'PATCH', path: string, data?: unknown) {
   let res
   for (let attempt = 0; attempt < 2; attempt++) {
-    const login = await request.post('/api/auth/login/', { data: { username: a.email, password: a.password } })
-    const access = ((await login.json()) as { access: string }).access
-    res = await request.fetch(path, { method, data, headers: { Authorization: `Bearer ${access}` } })
+    res = await request.fetch(path, { method, data, headers: await authHeaders(request, a) })
     if (res.status() !== 401) break
   }
   return { status: res!.status(), text: await res!.text() }
 }
 
 async function newAccount(request: APIRequestContext, grant?: Record<string, unknown>): Promise<Account> {
-  const a = { email: `f3-a-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`, password: 'account-pass-123' }
-  expect((await request.post('/api/auth/sign-up/', { data: a })).status()).toBe(201)
+  const a = await signUpViaApi(request, { prefix: 'f3-a' })
   if (grant) {
     const granted = await asAccount(request, a, 'POST', '/api/_test/grant-credits/', grant)
     expect(granted.status, granted.text).toBe(200)
@@ -34,10 +27,7 @@ async function newAccount(request: APIRequestContext, grant?: Record<string, unk
 }
 
 async function signIn(page: Page, a: Account, next: string) {
-  await page.goto(`/sign-in?next=${encodeURIComponent(next)}`)
-  await page.getByLabel('Email').fill(a.email)
-  await page.getByLabel('Password', { exact: true }).fill(a.password)
-  await page.getByRole('button', { name: 'Sign in' }).click()
+  await signInViaUi(page, a, { next })
   await page.waitForURL((url) => url.pathname === next)
 }
 

@@ -1,24 +1,13 @@
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
+import { signInViaUi, signUpViaApi, type Account } from './helpers'
 
 /** API keys end to end: created in the dashboard, used from here with both header forms, revoked. */
 
-interface Account {
-  email: string
-  password: string
-}
-
-async function newAccount(request: APIRequestContext): Promise<Account> {
-  const a = { email: `f3-k-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`, password: 'api-keys-pass-123' }
-  expect((await request.post('/api/auth/sign-up/', { data: a })).status()).toBe(201)
-  return a
-}
+const newAccount = (request: APIRequestContext) => signUpViaApi(request, { prefix: 'f3-k' })
 
 async function signIn(page: Page, a: Account, next: string) {
-  await page.goto(`/sign-in?next=${encodeURIComponent(next)}`)
-  await page.getByLabel('Email').fill(a.email)
-  await page.getByLabel('Password', { exact: true }).fill(a.password)
-  await page.getByRole('button', { name: 'Sign in' }).click()
+  await signInViaUi(page, a, { next })
   await page.waitForURL((url) => url.pathname === next)
 }
 

@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
+import { authHeaders, signInViaUi, signUpViaApi, type Account } from './helpers'
 
 /**
  * Export history against the real reference service (test clock on): re-download, the 410 path once
@@ -8,32 +9,22 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
  * Balances and charges are read from the service itself.
  */
 
-interface Account {
-  email: string
-  password: string
-}
-
 const DAY = 86_400
 
-/** The service clock is shared by every test of the run: log in again on each call, so a test that moved it cannot leave us with an expired access token. */
-async function authed(request: APIRequestContext, a: Account) {
-  const login = await request.post('/api/auth/login/', { data: { username: a.email, password: a.password } })
-  expect(login.ok()).toBe(true)
-  return { Authorization: `Bearer ${((await login.json()) as { access: string }).access}` }
-}
-
 async function newAccount(request: APIRequestContext, planType = 'Starter', subscription = 50_000): Promise<Account> {
-  const a = { email: `f3-h-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`, password: 'history-pass-123' }
-  expect((await request.post('/api/auth/sign-up/', { data: a })).status()).toBe(201)
+  const a = await signUpViaApi(request, { prefix: 'f3-h' })
   const granted = await api(request, a, 'POST', '/api/_test/grant-credits/', { plan_type: planType, subscription })
   expect(granted.status).toBe(200)
   return a
 }
 
+/**
+ * A call with a fresh login; once more on 401, because the service clock is shared by every test of
+ * the run and another test may move it past the token's life between login and call.
+ */
 async function api<T>(request: APIRequestContext, a: Account, method: 'GET' | 'POST', path: string, data?: unknown): Promise<{ status: number; body: T }> {
-  let res = await request.fetch(path, { method, data, headers: await authed(request, a) })
-  // the clock may have moved between login and call (another test): once more with a new token
-  if (res.status() === 401) res = await request.fetch(path, { method, data, headers: await authed(request, a) })
+  let res = await request.fetch(path, { method, data, headers: await authHeaders(request, a) })
+  if (res.status() === 401) res = await request.fetch(path, { method, data, headers: await authHeaders(request, a) })
   const text = await res.text()
   return { status: res.status(), body: (text ? JSON.parse(text) : undefined) as T }
 }
@@ -82,11 +73,8 @@ async function exportVia(request: APIRequestContext, a: Account, query: string, 
 }
 
 async function signIn(page: Page, a: Account, next = '/history') {
-  await page.goto(`/sign-in?next=${encodeURIComponent(next)}`)
-  await page.getByLabel('Email').fill(a.email)
-  await page.getByLabel('Password', { exact: true }).fill(a.password)
-  await page.getByRole('button', { name: 'Sign in' }).click()
-  await page.waitForURL((url) => url.pathname === next.split('?')[0])
+  await signInViaUi(page, a, { next })
+  await page.waitForURL((url) => url.pathname === next)
 }
 
 const entryCard = (page: Page, id: number) => page.getByRole('article', { name: new RegExp(`^Export #${id}\\b`) })
@@ -112,7 +100,7 @@ test('re-download a completed export, then see the 410 path once the test clock 
 
   // move the service's clock past the plan's link life: the descriptor now answers 410
   const days = (await api<Profile>(request, a, 'GET', '/api/user/profile/')).body.subscription_plan!.link_expiration_days
-  expect((await request.post('/api/_test/clock/', { data: { advance_seconds: (days + 1) * DAY }, headers: await authed(request, a) })).ok()).toBe(true)
+  expect((await request.post('/api/_test/clock/', { data: { advance_seconds: (days + 1) * DAY }, headers: await authHeaders(request, a) })).ok()).toBe(true)
   expect((await api(request, a, 'GET', `/api/download-completed-csv/${id}/`)).status).toBe(410)
 
   // the browser's clock has not moved: only the service's 410 can tell the page
@@ -130,7 +118,7 @@ test('fresh data on an uncapped export charges only the leads created since (rul
   expect(original.capped).toBe(false)
 
   // companies created after the export, on a later tick of the service clock
-  await request.post('/api/_test/clock/', { data: { advance_seconds: 60 }, headers: await authed(request, a) })
+  await request.post('/api/_test/clock/', { data: { advance_seconds: 60 }, headers: await authHeaders(request, a) })
   const added = await api(request, a, 'POST', '/api/_test/new-companies/', { count: 7, countries: ['TH'] })
   expect(added.status).toBeLessThan(300)
   const before = await balance(request, a)
