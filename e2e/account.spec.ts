@@ -126,6 +126,18 @@ test('screenshots at 360 px and 1280 px in English and Hebrew, and no axe violat
         const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()
         expect(axe.violations.map((v) => `${s.path} ${lng} ${width}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
       }
+      // the fresh-data verdict (a dry run: free) in the same language and width
+      await page.goto('/history')
+      await page.getByRole('button', { name: DIALOG_TEXT[lng].fresh }).first().click()
+      const dialog = page.getByRole('dialog')
+      await expect(dialog.locator('dl dd').first()).toBeVisible()
+      await page.screenshot({ path: `test-results/f3-screens/delta-dialog-${lng}-${width}.png` })
+      const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()
+      expect(axe.violations.map((v) => `delta dialog ${lng} ${width}: ${v.id}`)).toEqual([])
+      await page.keyboard.press('Escape')
+      await expect(page.getByRole('dialog')).toHaveCount(0)
     }
   }
 })
+
+const DIALOG_TEXT = { en: { fresh: 'Fresh data only' }, he: { fresh: 'נתונים חדשים בלבד' } } as const
