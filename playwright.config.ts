@@ -14,10 +14,12 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
-  workers: Number(process.env.E2E_WORKERS ?? 2),
+  // One worker: the service's test clock is shared by the whole run, and tests that move it (token
+  // expiry, link expiry) must not pull the clock from under a test running beside them.
+  workers: Number(process.env.E2E_WORKERS ?? 1),
   retries: 0,
   reporter: 'list',
-  outputDir: 'test-results/artifacts',
+  outputDir: `test-results/artifacts-${port}`,
   use: {
     baseURL,
     trace: 'retain-on-failure',
@@ -49,6 +51,8 @@ export default defineConfig({
       SEED_COMPANIES: process.env.E2E_SEED_COMPANIES ?? '20000',
       RATE_LIMIT_PER_MINUTE: '100000',
       PAGE_SNAPSHOT_TOKEN: 'e2e-service-token',
+      // a private build (`npx vite build --outDir …`) keeps a run safe from a rebuild of dist/
+      DIST_DIR: process.env.DIST_DIR ?? 'dist',
     },
     stdout: 'ignore',
     stderr: 'pipe',
