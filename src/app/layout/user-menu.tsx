@@ -1,4 +1,4 @@
-import { Menu, MenuButton, MenuItem, MenuItems } from '@headlessui/react'
+import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { paths } from '@/config/paths'
@@ -10,23 +10,67 @@ function initials(first: string, last: string, email: string) {
   return (s || email.charAt(0)).toLocaleUpperCase()
 }
 
-const itemClass =
-  'block w-full px-4 py-2 text-start text-sm text-slate-800 data-focus:bg-slate-100 dark:text-slate-100 dark:data-focus:bg-slate-800'
+/** The shell has one user menu; a fixed id lets tests and aria-controls find its panel. */
+export const USER_MENU_ID = 'user-menu'
 
+const itemClass =
+  'block w-full px-4 py-2 text-start text-sm text-slate-800 hover:bg-slate-100 focus-visible:bg-slate-100 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-brand-600 dark:text-slate-100 dark:hover:bg-slate-800 dark:focus-visible:bg-slate-800'
+
+/**
+ * The account menu as a disclosure (a button with aria-expanded/aria-controls showing a list of a
+ * link and a button), which needs no menu library: Tab and Enter reach the items, Escape closes and
+ * puts the focus back on the button, a click or the focus going elsewhere closes it. The panel opens
+ * under the button's end edge (right in English, left in Hebrew).
+ */
 export function UserMenu() {
   const { t } = useTranslation('common')
   const { data: profile } = useProfile()
+  const [open, setOpen] = useState(false)
+  const rootRef = useRef<HTMLDivElement>(null)
+  const buttonRef = useRef<HTMLButtonElement>(null)
+
+  useEffect(() => {
+    if (!open) return
+    const closeOutside = (e: PointerEvent) => {
+      if (e.target instanceof Node && !rootRef.current?.contains(e.target)) setOpen(false)
+    }
+    const closeOnEscape = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return
+      setOpen(false)
+      buttonRef.current?.focus()
+    }
+    document.addEventListener('pointerdown', closeOutside)
+    document.addEventListener('keydown', closeOnEscape)
+    return () => {
+      document.removeEventListener('pointerdown', closeOutside)
+      document.removeEventListener('keydown', closeOnEscape)
+    }
+  }, [open])
+
   return (
-    <Menu>
-      <MenuButton
+    <div
+      ref={rootRef}
+      className="relative flex shrink-0"
+      onBlur={(e) => {
+        // Tab past the last item (or Shift+Tab before the button) closes it
+        if (e.relatedTarget instanceof Node && !e.currentTarget.contains(e.relatedTarget)) setOpen(false)
+      }}
+    >
+      <button
+        ref={buttonRef}
+        type="button"
         className="inline-flex size-10 shrink-0 items-center justify-center rounded-full bg-brand-600 text-sm font-semibold text-white hover:bg-brand-700"
         aria-label={t('userMenu.label')}
+        aria-expanded={open}
+        aria-controls={USER_MENU_ID}
+        onClick={() => setOpen((o) => !o)}
       >
         <span aria-hidden="true">{profile ? initials(profile.first_name, profile.last_name, profile.email) : '·'}</span>
-      </MenuButton>
-      <MenuItems
-        anchor="bottom end"
-        className="z-50 mt-2 w-64 rounded-md border border-slate-200 bg-white py-1 shadow-lg focus:outline-none dark:border-slate-700 dark:bg-slate-900"
+      </button>
+      <div
+        id={USER_MENU_ID}
+        hidden={!open}
+        className="absolute end-0 top-full z-50 mt-2 w-64 rounded-md border border-slate-200 bg-white py-1 shadow-lg dark:border-slate-700 dark:bg-slate-900"
       >
         {profile && (
           <div className="border-b border-slate-200 px-4 py-2 text-sm dark:border-slate-700">
@@ -36,17 +80,19 @@ export function UserMenu() {
             </p>
           </div>
         )}
-        <MenuItem>
-          <Link to={paths.account} className={itemClass}>
-            {t('userMenu.account')}
-          </Link>
-        </MenuItem>
-        <MenuItem>
-          <button type="button" onClick={signOut} className={itemClass}>
-            {t('userMenu.signOut')}
-          </button>
-        </MenuItem>
-      </MenuItems>
-    </Menu>
+        <ul>
+          <li>
+            <Link to={paths.account} className={itemClass} onClick={() => setOpen(false)}>
+              {t('userMenu.account')}
+            </Link>
+          </li>
+          <li>
+            <button type="button" onClick={signOut} className={itemClass}>
+              {t('userMenu.signOut')}
+            </button>
+          </li>
+        </ul>
+      </div>
+    </div>
   )
 }

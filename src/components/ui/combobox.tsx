@@ -1,14 +1,5 @@
-import {
-  Combobox,
-  ComboboxButton,
-  ComboboxInput,
-  ComboboxOption,
-  ComboboxOptions,
-  Description,
-  Field,
-  Label,
-} from '@headlessui/react'
-import type { ReactNode } from 'react'
+import { useCombobox } from 'downshift'
+import { useId, useState, type ReactNode } from 'react'
 import { inputClass } from './field'
 import { Spinner } from './spinner'
 
@@ -38,10 +29,23 @@ export interface MultiComboboxProps<T> {
   className?: string
 }
 
+const types = useCombobox.stateChangeTypes
+
 /**
- * Multi-select combobox (Headless UI: ARIA combobox pattern, arrow keys, Enter to toggle, Escape,
- * active descendant announced to screen readers). Chosen values are shown elsewhere (as chips);
- * here they carry a check mark and aria-selected.
+ * Which option is active (aria-activedescendant). `auto` is the first option: as the list opens or
+ * the query narrows it, Enter takes the best match. A key stays on its option while the list
+ * changes around it (after a toggle the query is cleared and the toggled option stays active in the
+ * full list). `none`: the list is closed or the pointer left it.
+ */
+type Active = { kind: 'auto' } | { kind: 'none' } | { kind: 'key'; key: string }
+
+/**
+ * Multi-select combobox on downshift's `useCombobox` (ARIA 1.2 combobox with a listbox popup: focus
+ * stays in the input, the active option is announced through aria-activedescendant). Opens on focus,
+ * on a click and on typing; arrows, Home/End and Page Up/Down move; Enter or a click toggles the
+ * active option and keeps the list open; Escape, Tab or a click outside close it. Chosen values are
+ * shown elsewhere (as chips); here they carry a check mark and aria-selected. The query belongs to
+ * the caller and is cleared after each toggle and on close.
  */
 export function MultiCombobox<T>({
   label,
@@ -63,71 +67,155 @@ export function MultiCombobox<T>({
   toggleLabel,
   className = '',
 }: MultiComboboxProps<T>) {
-  return (
-    <Field className={className} disabled={disabled}>
-      <Label className="mb-1 block text-sm font-medium">{label}</Label>
-      <Combobox
-        multiple
-        immediate
-        value={[...value]}
-        by={(a: T, b: T) => getKey(a) === getKey(b)}
-        onChange={(next: T[]) => {
-          onChange(next)
+  const hintId = useId()
+  const [active, setActive] = useState<Active>({ kind: 'none' })
+  const items = options as T[]
+  const chosen = new Set(value.map(getKey))
+  const keyed = active.kind === 'key' ? items.findIndex((o) => getKey(o) === active.key) : -1
+  // an active option that left the list (the query changed) hands over to the first one
+  const activeIndex = active.kind === 'none' ? -1 : keyed >= 0 ? keyed : items.length > 0 ? 0 : -1
+
+  const { isOpen, highlightedIndex, getLabelProps, getMenuProps, getInputProps, getToggleButtonProps, getItemProps, openMenu } =
+    useCombobox<T>({
+      items,
+      itemToString: (item) => (item ? getLabel(item) : ''),
+      inputValue: query,
+      // downshift picks one item at a time; each pick toggles it in `value` and is not kept here
+      selectedItem: null,
+      highlightedIndex: activeIndex,
+      stateReducer: (state, { type, changes, index }) => {
+        switch (type) {
+          case types.ItemClick:
+            return { ...changes, isOpen: true, highlightedIndex: index ?? state.highlightedIndex, inputValue: '' }
+          case types.InputKeyDownEnter:
+            // a toggle keeps the list open on the same option; Enter with no active option closes
+            return state.highlightedIndex >= 0 && items.length > 0
+              ? { ...changes, isOpen: true, highlightedIndex: state.highlightedIndex, inputValue: '' }
+              : { ...changes, inputValue: '' }
+          case types.InputClick:
+            // the list opened on focus: a click in the input must not close it again
+            return { ...changes, isOpen: true, highlightedIndex: state.isOpen ? state.highlightedIndex : changes.highlightedIndex }
+          default:
+            // only Enter and a click choose (leaving by Tab or a click elsewhere, or Alt+Up, just closes)
+            return { ...changes, selectedItem: null, ...(changes.isOpen === false ? { inputValue: '' } : {}) }
+        }
+      },
+      onStateChange: ({ type, ...changes }) => {
+        const picked = type === types.ItemClick || type === types.InputKeyDownEnter ? changes.selectedItem : null
+        if (picked) {
+          const key = getKey(picked)
+          onChange(chosen.has(key) ? value.filter((v) => getKey(v) !== key) : [...value, picked])
           onQueryChange('')
-        }}
-        onClose={() => onQueryChange('')}
-        disabled={disabled}
-      >
-        <div className="relative">
-          <ComboboxInput
-            className={`${inputClass} pe-10 data-disabled:cursor-not-allowed data-disabled:opacity-60`}
-            placeholder={placeholder}
-            value={query}
-            autoComplete="off"
-            onChange={(e) => onQueryChange(e.target.value)}
-          />
-          <ComboboxButton
-            aria-label={toggleLabel}
-            className="absolute inset-y-0 end-0 flex items-center px-3 text-slate-500 dark:text-slate-400"
-          >
-            {loading ? (
-              <Spinner className="size-4" label={loadingLabel} />
-            ) : (
-              <svg viewBox="0 0 20 20" className="size-4" aria-hidden="true" fill="currentColor">
-                <path d="M5.23 7.21a.75.75 0 0 1 1.06.02L10 11.06l3.71-3.83a.75.75 0 1 1 1.08 1.04l-4.25 4.39a.75.75 0 0 1-1.08 0L5.21 8.27a.75.75 0 0 1 .02-1.06Z" />
-              </svg>
-            )}
-          </ComboboxButton>
-          <ComboboxOptions
-            className="absolute z-30 mt-1 max-h-72 w-full overflow-auto rounded-md border border-slate-200 bg-white py-1 text-sm shadow-lg empty:invisible dark:border-slate-700 dark:bg-slate-900"
-          >
-            {options.map((item) => (
-              <ComboboxOption
-                key={getKey(item)}
-                value={item}
-                className="group flex cursor-default items-start gap-2 px-3 py-2 data-focus:bg-brand-600 data-focus:text-white"
-              >
-                <span className="mt-0.5 inline-block size-4 shrink-0" aria-hidden="true">
-                  <svg viewBox="0 0 20 20" className="invisible size-4 group-data-selected:visible" fill="currentColor">
-                    <path d="M16.7 5.3a1 1 0 0 1 0 1.4l-8 8a1 1 0 0 1-1.4 0l-4-4a1 1 0 1 1 1.4-1.4L8 12.58l7.3-7.3a1 1 0 0 1 1.4 0Z" />
-                  </svg>
-                </span>
-                <span className="min-w-0 flex-1">{renderOption ? renderOption(item, query) : getLabel(item)}</span>
-              </ComboboxOption>
-            ))}
-            {options.length === 0 && emptyText && !loading && (
-              <div className="px-3 py-2 text-slate-600 dark:text-slate-400">{emptyText}</div>
-            )}
-            {footer && options.length > 0 && (
-              <div className="border-t border-slate-200 px-3 py-2 text-xs text-slate-600 dark:border-slate-700 dark:text-slate-400">
-                {footer}
-              </div>
-            )}
-          </ComboboxOptions>
+          setActive({ kind: 'key', key })
+        } else if (changes.isOpen === false) {
+          onQueryChange('')
+          setActive({ kind: 'none' })
+        } else if (changes.isOpen === true || type === types.InputChange) {
+          // opening with Arrow Up starts at the last option; anything else at the first
+          const last = type === types.InputKeyDownArrowUp ? items[items.length - 1] : undefined
+          setActive(last === undefined ? { kind: 'auto' } : { kind: 'key', key: getKey(last) })
+        } else if (changes.highlightedIndex !== undefined) {
+          const item = items[changes.highlightedIndex]
+          setActive(item === undefined ? { kind: 'none' } : { kind: 'key', key: getKey(item) })
+        }
+      },
+    })
+
+  const showEmpty = options.length === 0 && Boolean(emptyText) && !loading
+  const showFooter = Boolean(footer) && options.length > 0
+  // nothing to show (e.g. a type-ahead before two letters): no empty popup, and not "expanded"
+  const popupShown = isOpen && (options.length > 0 || showEmpty || showFooter)
+  // the popup box (scroll boundary, "inside" for clicks) gets downshift's ref; the listbox inside it
+  // holds only options, with the empty text and the footer beside it
+  const { ref: menuRef, onMouseLeave, ...listboxProps } = getMenuProps()
+  const inputProps = getInputProps({
+    className: `${inputClass} pe-10 disabled:cursor-not-allowed disabled:opacity-60`,
+    placeholder,
+    disabled,
+    'aria-describedby': hint ? hintId : undefined,
+    // the query is the caller's: hand it over within the keystroke, so the caret never jumps
+    onChange: (e) => onQueryChange(e.currentTarget.value),
+    onFocus: () => {
+      if (!isOpen && !disabled) openMenu()
+    },
+  })
+
+  return (
+    <div className={className}>
+      <label {...getLabelProps({ className: 'mb-1 block text-sm font-medium' })}>{label}</label>
+      <div className="relative">
+        <input
+          {...inputProps}
+          role="combobox"
+          aria-controls={inputProps['aria-controls']}
+          aria-expanded={popupShown}
+          aria-activedescendant={inputProps['aria-activedescendant'] || undefined}
+        />
+        <button
+          type="button"
+          {...getToggleButtonProps({
+            'aria-label': toggleLabel,
+            disabled,
+            // the focus stays in the input, where the keyboard works
+            onMouseDown: (e) => e.preventDefault(),
+            className: 'absolute inset-y-0 end-0 flex items-center px-3 text-slate-500 disabled:cursor-not-allowed dark:text-slate-400',
+          })}
+          aria-expanded={popupShown}
+        >
+          {loading ? (
+            <Spinner className="size-4" label={loadingLabel} />
+          ) : (
+            <svg viewBox="0 0 20 20" className="size-4" aria-hidden="true" fill="currentColor">
+              <path d="M5.23 7.21a.75.75 0 0 1 1.06.02L10 11.06l3.71-3.83a.75.75 0 1 1 1.08 1.04l-4.25 4.39a.75.75 0 0 1-1.08 0L5.21 8.27a.75.75 0 0 1 .02-1.06Z" />
+            </svg>
+          )}
+        </button>
+        <div
+          ref={menuRef}
+          onMouseLeave={onMouseLeave}
+          hidden={!popupShown}
+          className="absolute z-30 mt-1 max-h-72 w-full overflow-auto rounded-md border border-slate-200 bg-white py-1 text-sm shadow-lg dark:border-slate-700 dark:bg-slate-900"
+        >
+          <ul {...listboxProps} role="listbox" aria-multiselectable="true">
+            {isOpen &&
+              options.map((item, index) => {
+                const selected = chosen.has(getKey(item))
+                return (
+                  <li
+                    key={getKey(item)}
+                    {...getItemProps({ item, index })}
+                    role="option"
+                    // multi-select: aria-selected says chosen (downshift's says active)
+                    aria-selected={selected}
+                    aria-disabled={undefined}
+                    data-focus={highlightedIndex === index ? '' : undefined}
+                    data-selected={selected ? '' : undefined}
+                    className="group flex cursor-default items-start gap-2 px-3 py-2 data-focus:bg-brand-600 data-focus:text-white"
+                  >
+                    <span className="mt-0.5 inline-block size-4 shrink-0" aria-hidden="true">
+                      <svg viewBox="0 0 20 20" className="invisible size-4 group-data-selected:visible" fill="currentColor">
+                        <path d="M16.7 5.3a1 1 0 0 1 0 1.4l-8 8a1 1 0 0 1-1.4 0l-4-4a1 1 0 1 1 1.4-1.4L8 12.58l7.3-7.3a1 1 0 0 1 1.4 0Z" />
+                      </svg>
+                    </span>
+                    <span className="min-w-0 flex-1">{renderOption ? renderOption(item, query) : getLabel(item)}</span>
+                  </li>
+                )
+              })}
+          </ul>
+          {isOpen && showEmpty && <div className="px-3 py-2 text-slate-600 dark:text-slate-400">{emptyText}</div>}
+          {isOpen && showFooter && (
+            <div className="border-t border-slate-200 px-3 py-2 text-xs text-slate-600 dark:border-slate-700 dark:text-slate-400">
+              {footer}
+            </div>
+          )}
         </div>
-      </Combobox>
-      {hint && <Description className="mt-1 text-xs text-slate-600 dark:text-slate-400">{hint}</Description>}
-    </Field>
+      </div>
+      {hint && (
+        <p id={hintId} className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+          {hint}
+        </p>
+      )}
+    </div>
   )
 }
 

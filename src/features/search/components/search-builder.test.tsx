@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { http, HttpResponse } from 'msw'
-import { beforeAll, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { server } from '@/testing/msw-server'
 import { renderWithProviders } from '@/testing/render'
 import { useSearchFilters } from '../hooks/use-search-filters'
@@ -63,18 +63,6 @@ function geoHandlers() {
     http.get('*/api/categories/', () => HttpResponse.json([])),
   )
 }
-
-// Headless UI measures its option list; jsdom has no ResizeObserver
-beforeAll(() => {
-  vi.stubGlobal(
-    'ResizeObserver',
-    class {
-      observe() {}
-      unobserve() {}
-      disconnect() {}
-    },
-  )
-})
 
 describe('search builder: places on three levels', () => {
   it('narrows counties by the chosen state and cities by both, and tells same-named places apart', async () => {
