@@ -125,8 +125,8 @@ export function MultiCombobox<T>({
   const showFooter = Boolean(footer) && options.length > 0
   // nothing to show (e.g. a type-ahead before two letters): no empty popup, and not "expanded"
   const popupShown = isOpen && (options.length > 0 || showEmpty || showFooter)
-  // the popup box (scroll boundary, "inside" for clicks) gets downshift's ref; the listbox inside it
-  // holds only options, with the empty text and the footer beside it
+  // the popup box ("inside" for clicks, the scroll boundary) gets downshift's ref; the listbox in it
+  // holds only options, with the empty text and the footer (kept in view) below it
   const { ref: menuRef, onMouseLeave, ...listboxProps } = getMenuProps()
   const inputProps = getInputProps({
     className: `${inputClass} pe-10 disabled:cursor-not-allowed disabled:opacity-60`,
@@ -174,9 +174,10 @@ export function MultiCombobox<T>({
           ref={menuRef}
           onMouseLeave={onMouseLeave}
           hidden={!popupShown}
-          className="absolute z-30 mt-1 max-h-72 w-full overflow-auto rounded-md border border-slate-200 bg-white py-1 text-sm shadow-lg dark:border-slate-700 dark:bg-slate-900"
+          className="absolute z-30 mt-1 flex max-h-72 w-full flex-col rounded-md border border-slate-200 bg-white py-1 text-sm shadow-lg dark:border-slate-700 dark:bg-slate-900"
         >
-          <ul {...listboxProps} role="listbox" aria-multiselectable="true">
+          {/* the listbox itself scrolls: a combobox popup, which needs no focus of its own (axe agrees) */}
+          <ul {...listboxProps} role="listbox" aria-multiselectable="true" className="min-h-0 overflow-auto">
             {isOpen &&
               options.map((item, index) => {
                 const selected = chosen.has(getKey(item))
@@ -204,7 +205,7 @@ export function MultiCombobox<T>({
           </ul>
           {isOpen && showEmpty && <div className="px-3 py-2 text-slate-600 dark:text-slate-400">{emptyText}</div>}
           {isOpen && showFooter && (
-            <div className="border-t border-slate-200 px-3 py-2 text-xs text-slate-600 dark:border-slate-700 dark:text-slate-400">
+            <div className="shrink-0 border-t border-slate-200 px-3 py-2 text-xs text-slate-600 dark:border-slate-700 dark:text-slate-400">
               {footer}
             </div>
           )}
