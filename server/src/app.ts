@@ -2,7 +2,7 @@ import { OpenAPIHono } from '@hono/zod-openapi'
 import { bodyLimit } from 'hono/body-limit'
 import { HTTPException } from 'hono/http-exception'
 import type { AppEnv, Deps } from './app-env.ts'
-import { HttpError } from './lib/errors.ts'
+import { describeError, HttpError, sqlState } from './lib/errors.ts'
 import { zodErrorsToFields } from './lib/validation.ts'
 import { registerRoutes } from './routes/index.ts'
 import { serveDashboard } from './static.ts'
@@ -31,7 +31,7 @@ export function createApp(deps: Deps) {
     }),
   )
 
-  registerRoutes(app)
+  registerRoutes(app, deps.config)
 
   app.doc31('/api/schema', {
     openapi: '3.1.0',
@@ -59,7 +59,13 @@ export function createApp(deps: Deps) {
       // e.g. malformed JSON from the body validator
       return c.json({ detail: err.message || 'Bad request.' }, err.status)
     }
-    console.error(`[${c.req.method} ${c.req.path}]`, err)
+    const code = sqlState(err)
+    if (code === '22021' || code === '22P05') {
+      // Backstop for schemas.ts's NUL check: text PostgreSQL cannot store is the caller's input, not our fault.
+      return c.json({ detail: 'The request contains characters that cannot be stored (such as U+0000).' }, 400)
+    }
+    // Never the error object: database errors carry the query's params (secrets included).
+    console.error(`[${c.req.method} ${c.req.path}] ${describeError(err)}`)
     return c.json({ detail: 'Internal server error.' }, 500)
   })
 

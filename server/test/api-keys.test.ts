@@ -80,6 +80,22 @@ describe('API keys', () => {
     expect((await svc.request('/api/user/api-keys/not-a-key/', { method: 'DELETE', token: owner.access })).status).toBe(404)
   })
 
+  it('refuses a NUL byte in key_id (path) and in expiry with 400 on the field; the key stays', async () => {
+    const u = await signUp(svc)
+    const { api_key } = await body<{ api_key: ApiKey }>(await create(u.access, {}))
+    for (const id of [`${api_key.id}%00`, '%00', `a%00b`]) {
+      const res = await svc.request(`/api/user/api-keys/${id}/`, { method: 'DELETE', token: u.access })
+      expect(res.status, id).toBe(400)
+      expect((await body<{ errors: Record<string, string[]> }>(res)).errors.key_id).toEqual(
+        expect.arrayContaining([expect.stringMatching(/NUL/)]),
+      )
+    }
+    const bad = await create(u.access, { expiry: '2099-01-01T00:00:00Z\u0000' })
+    expect(bad.status).toBe(400)
+    expect((await body<{ errors: Record<string, string[]> }>(bad)).errors.expiry).toBeDefined()
+    expect((await list(u.access)).map((k) => k.id)).toEqual([api_key.id])
+  })
+
   it('refuses an expiry in the past or not a date-time with 400 on expiry', async () => {
     const u = await signUp(svc)
     const past = new Date(svc.deps.clock.now().getTime() - 60_000).toISOString()

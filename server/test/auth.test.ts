@@ -128,6 +128,39 @@ describe('login', () => {
   })
 })
 
+describe('NUL bytes (PostgreSQL cannot store U+0000)', () => {
+  type Errors = { detail: string; errors: Record<string, string[]> }
+  const nulOn = async (res: Response, field: string) => {
+    expect(res.status, field).toBe(400)
+    const b = await body<Errors>(res)
+    expect(b.detail).toEqual(expect.any(String))
+    expect(b.errors[field], field).toEqual(expect.arrayContaining([expect.stringMatching(/NUL/)]))
+  }
+
+  it('sign-up refuses a NUL in any text field with 400 on that field, and creates nothing', async () => {
+    for (const [field, value] of [
+      ['first_name', 'Ada\u0000'],
+      ['last_name', '\u0000'],
+      ['password', 'long enough\u0000'],
+      ['email', `a\u0000${uniqueEmail()}`],
+    ] as const) {
+      const email = uniqueEmail('nul')
+      await nulOn(await post('/api/auth/sign-up/', { email, password: 'long enough', [field]: value }), field)
+      const { rows } = await svc.deps.db.query('SELECT 1 FROM users WHERE email = $1', [email])
+      expect(rows).toHaveLength(0)
+    }
+  })
+
+  it('login, refresh and password reset refuse a NUL with 400 on the field', async () => {
+    await nulOn(await post('/api/auth/login/', { username: 'demo@example.com\u0000', password: 'demo-password' }), 'username')
+    await nulOn(await post('/api/auth/login/', { username: 'demo@example.com', password: 'demo\u0000' }), 'password')
+    await nulOn(await post('/api/token/refresh/', { refresh: 'a.b\u0000.c' }), 'refresh')
+    await nulOn(await post('/api/auth/password-reset/', { email: 'demo\u0000@example.com' }), 'email')
+    await nulOn(await post('/api/auth/password-reset/confirm/', { token: 'abc\u0000', password: 'long enough' }), 'token')
+    await nulOn(await post('/api/auth/password-reset/confirm/', { token: 'abc', password: 'long enough\u0000' }), 'password')
+  })
+})
+
 describe('protected routes', () => {
   it('answer 401 {detail} without a credential and 401 token_not_valid with a bad one', async () => {
     const none = await svc.request('/api/user/profile/')

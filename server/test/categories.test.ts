@@ -86,6 +86,15 @@ describe('categories', () => {
     expect((await get('/api/categories/?limit=abc')).status).toBe(400)
   })
 
+  it('refuses a NUL byte in q or limit with 400 on the field', async () => {
+    for (const [query, field] of [['q=caf%00e', 'q'], ['q=%00', 'q'], ['limit=5%00', 'limit']] as const) {
+      const res = await get(`/api/categories/?${query}`)
+      expect(res.status, query).toBe(400)
+      const { errors } = await body<{ errors: Record<string, string[]> }>(res)
+      expect(errors[field], query).toEqual(expect.arrayContaining([expect.stringMatching(/NUL/)]))
+    }
+  })
+
   it('needs a credential', async () => {
     expect((await get('/api/categories/', false)).status).toBe(401)
   })

@@ -179,6 +179,21 @@ describe('place search', () => {
     expect(everywhere.level3.some((m) => m.level2_id !== county.id)).toBe(true)
   })
 
+  it('refuses a NUL byte in q, country or a path code with 400 on the field', async () => {
+    for (const [p, field] of [
+      ['/api/locations/search/?q=ber%00', 'q'],
+      ['/api/locations/search/?q=%00', 'q'],
+      ['/api/locations/search/?q=ber&country=D%00', 'country'],
+      ['/api/locations/level1/?country=%00E', 'country'],
+      ['/api/cities/D%00/', 'country_alpha2_code'],
+    ] as const) {
+      const res = await get(p)
+      expect(res.status, p).toBe(400)
+      const { errors } = await body<{ errors: Record<string, string[]> }>(res)
+      expect(errors[field], p).toEqual(expect.arrayContaining([expect.stringMatching(/NUL/)]))
+    }
+  })
+
   it('needs q of 1 to 100 characters', async () => {
     for (const q of ['', '?q=', `?q=${'a'.repeat(101)}`]) {
       const res = await get(`/api/locations/search/${q}`)

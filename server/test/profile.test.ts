@@ -120,6 +120,20 @@ describe('PATCH /api/user/profile/', () => {
     },
   )
 
+  it('refuses a NUL byte in a name or the email with 400 on the field and changes nothing', async () => {
+    const u = await signUp(svc, { first_name: 'Grace' })
+    for (const [field, value] of [
+      ['first_name', 'Gr\u0000ace'],
+      ['last_name', '\u0000'],
+      ['email', `x\u0000${u.email}`],
+    ] as const) {
+      const res = await patch(u.access, { [field]: value })
+      expect(res.status, field).toBe(400)
+      expect((await body<Errors>(res)).errors[field]).toEqual(expect.arrayContaining([expect.stringMatching(/NUL/)]))
+    }
+    expect(await profile(svc, u.access)).toMatchObject({ first_name: 'Grace', last_name: '', email: u.email })
+  })
+
   it('refuses an email another account has (any case)', async () => {
     const a = await signUp(svc)
     const b = await signUp(svc)

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import { z } from '@hono/zod-openapi'
+import { safeString } from './schemas.ts'
 
 /**
  * The company filters of `GET /api/companies/` (decisions.md table), shared by the preview, the
@@ -20,7 +21,7 @@ function splitList(value: string | string[] | undefined): string[] {
     .filter((p) => p !== '')
 }
 
-const rawList = z.union([z.string(), z.array(z.string())]).optional()
+const rawList = z.union([safeString(), z.array(safeString())]).optional()
 
 function tooMany(ctx: z.RefinementCtx, count: number): boolean {
   if (count <= MAX_LIST_VALUES) return false
@@ -29,8 +30,7 @@ function tooMany(ctx: z.RefinementCtx, count: number): boolean {
 }
 
 /** An optional single country code query parameter (`?country=de`), normalised to upper case. */
-export const countryCodeQuery = z
-  .string()
+export const countryCodeQuery = safeString()
   .optional()
   .transform((value, ctx) => {
     const v = value?.trim()
@@ -81,8 +81,7 @@ const TRUE_VALUES = new Set(['true', '1', 'yes', 'on'])
 const FALSE_VALUES = new Set(['false', '0', 'no', 'off', ''])
 
 /** Boolean-like query flag: "true"/"1" or "false"/"0"; absent = false. */
-export const booleanLike = z
-  .string()
+export const booleanLike = safeString()
   .optional()
   .transform((value, ctx) => {
     if (value === undefined) return false
@@ -105,8 +104,7 @@ export const filtersQuerySchema = z.object({
   website: booleanLike,
   main_activity_only: booleanLike,
   paginate: booleanLike,
-  page: z
-    .string()
+  page: safeString()
     .optional()
     .transform((value, ctx) => {
       if (value === undefined || value.trim() === '') return 1

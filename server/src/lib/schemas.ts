@@ -10,14 +10,25 @@ export const LANGUAGES = [
   'lt', 'lv', 'nb', 'nl', 'pl', 'pt', 'ro', 'sk', 'sl', 'sr', 'sv', 'th', 'tr',
 ] as const
 
+/**
+ * PostgreSQL cannot store U+0000 in text (it answers error 22021, which used to become a 500). Every
+ * string the service accepts — JSON bodies, query and path parameters, headers — is built on
+ * `safeString()` (or carries `refuseNul`), so a NUL byte is a 400 on its field before any query runs.
+ * app.ts maps 22021/22P05 to 400 as a backstop for anything that slips past.
+ */
+export const NUL_MESSAGE = 'Must not contain a NUL character (U+0000).'
+export const hasNoNul = (s: string) => !s.includes('\u0000')
+export const refuseNul = [hasNoNul, { message: NUL_MESSAGE }] as const
+/** z.string() that refuses NUL: the base of every request string schema. */
+export const safeString = () => z.string().refine(...refuseNul)
+
 export const int32 = () => z.number().int().min(INT32_MIN).max(INT32_MAX)
 export const languageSchema = z.enum(LANGUAGES).openapi({ description: 'Two-letter UI language (27 values).' })
-export const emailSchema = z.email().max(254)
-export const nameSchema = z.string().max(150)
+export const emailSchema = z.email().max(254).refine(...refuseNul)
+export const nameSchema = safeString().max(150)
 /** A positive int32 id in a path. */
 export const idParam = (name: string) =>
-  z
-    .string()
+  safeString()
     .regex(/^\d{1,10}$/, 'Must be a positive integer.')
     .transform(Number)
     .refine((n) => n >= 1 && n <= INT32_MAX, 'Must be a positive 32-bit integer.')

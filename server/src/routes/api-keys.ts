@@ -4,7 +4,7 @@ import type { AppEnv } from '../app-env.ts'
 import { hashApiKey } from '../lib/auth.ts'
 import { authed, security } from '../lib/authed.ts'
 import { badRequest, notFound } from '../lib/errors.ts'
-import { authErrors, jsonBody, jsonError } from '../lib/schemas.ts'
+import { authErrors, jsonBody, jsonError, refuseNul, safeString } from '../lib/schemas.ts'
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
 export const API_KEY_PREFIX_LENGTH = 8
@@ -33,6 +33,7 @@ const CreateBody = z
   .object({
     expiry: z.iso
       .datetime({ offset: true, message: 'Must be an ISO 8601 date-time, e.g. 2027-01-31T00:00:00Z.' })
+      .refine(...refuseNul)
       .nullable()
       .optional()
       .openapi({ description: 'ISO 8601 date-time; omit (or null) for a key that does not expire.' }),
@@ -87,7 +88,7 @@ const revokeRoute = createRoute({
   summary: 'Revoke a key (permanent, immediate)',
   middleware: authed,
   security,
-  request: { params: z.object({ key_id: z.string().max(100).openapi({ param: { name: 'key_id', in: 'path' } }) }) },
+  request: { params: z.object({ key_id: safeString().max(100).openapi({ param: { name: 'key_id', in: 'path' } }) }) },
   responses: { 204: { description: 'Revoked' }, 404: jsonError('No such key of the caller'), ...authErrors },
 })
 

@@ -8,13 +8,13 @@ import { sendMail } from '../lib/mail.ts'
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../lib/password.ts'
 import { FREE_PLAN } from '../lib/plans.ts'
 import { rateLimit } from '../lib/rate-limit.ts'
-import { emailSchema, jsonBody, jsonError, languageSchema, nameSchema } from '../lib/schemas.ts'
+import { emailSchema, jsonBody, jsonError, languageSchema, nameSchema, safeString } from '../lib/schemas.ts'
 import type { Queryable } from '../db/db.ts'
 
 export const REFRESH_TOKEN_SECONDS = 14 * 86_400
 const RESET_TOKEN_SECONDS = 3600
 
-const passwordSchema = z.string().min(8, 'Use at least 8 characters.').max(128, 'Use at most 128 characters.')
+const passwordSchema = safeString().min(8, 'Use at least 8 characters.').max(128, 'Use at most 128 characters.')
 
 const SignUpBody = z
   .object({
@@ -27,7 +27,7 @@ const SignUpBody = z
   .openapi('SignUpRequest')
 
 const LoginBody = z
-  .object({ username: z.string().min(1).max(254).openapi({ description: 'The account email.' }), password: z.string().min(1).max(1024) })
+  .object({ username: safeString().min(1).max(254).openapi({ description: 'The account email.' }), password: safeString().min(1).max(1024) })
   .openapi('LoginRequest')
 
 const LoginUser = z
@@ -82,7 +82,7 @@ const refreshRoute = createRoute({
   summary: 'Rotate a refresh token',
   description:
     'Each refresh token can be used once; the answer carries a new one. Presenting a rotated token again revokes its whole family.',
-  request: { body: jsonBody(z.object({ refresh: z.string().min(1).max(4096) })) },
+  request: { body: jsonBody(z.object({ refresh: safeString().min(1).max(4096) })) },
   responses: {
     200: { description: 'New token pair', content: { 'application/json': { schema: TokenPair } } },
     400: jsonError('Invalid input'),
@@ -110,7 +110,7 @@ const resetConfirmRoute = createRoute({
   path: '/api/auth/password-reset/confirm',
   tags: ['Authentication'],
   summary: 'Set a new password with the token from the mail',
-  request: { body: jsonBody(z.object({ token: z.string().min(1).max(200), password: passwordSchema })) },
+  request: { body: jsonBody(z.object({ token: safeString().min(1).max(200), password: passwordSchema })) },
   responses: {
     200: { description: 'Password changed', content: { 'application/json': { schema: z.object({ detail: z.string() }) } } },
     400: jsonError('Invalid input, or the token is invalid, used or expired (on `token`)'),

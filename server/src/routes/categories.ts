@@ -2,7 +2,7 @@ import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi'
 import type { AppEnv } from '../app-env.ts'
 import type { Db } from '../db/db.ts'
 import { authed, security } from '../lib/authed.ts'
-import { authErrors, jsonError, languageSchema } from '../lib/schemas.ts'
+import { authErrors, jsonError, languageSchema, safeString } from '../lib/schemas.ts'
 import { fold, matchRank } from './geo.ts'
 
 const CategorySchema = z
@@ -23,9 +23,8 @@ const categoriesRoute = createRoute({
   security,
   request: {
     query: z.object({
-      q: z.string().trim().max(100, 'At most 100 characters.').optional(),
-      limit: z
-        .string()
+      q: safeString().trim().max(100, 'At most 100 characters.').optional(),
+      limit: safeString()
         .regex(/^\d{1,3}$/, 'A whole number from 1 to 100.')
         .transform(Number)
         .refine((n) => n >= 1 && n <= 100, 'A whole number from 1 to 100.')

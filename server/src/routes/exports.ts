@@ -7,7 +7,7 @@ import { authed, security } from '../lib/authed.ts'
 import { HttpError, gone, notFound } from '../lib/errors.ts'
 import { signDownload, startExport, verifyDownloadSignature, type ExportRow } from '../lib/exports.ts'
 import { rateLimit } from '../lib/rate-limit.ts'
-import { authErrors, idParam, InsufficientCreditsSchema, INT32_MAX, jsonBody, jsonError } from '../lib/schemas.ts'
+import { authErrors, idParam, InsufficientCreditsSchema, INT32_MAX, jsonBody, jsonError, safeString } from '../lib/schemas.ts'
 
 const StartBody = z
   .object({
@@ -115,8 +115,8 @@ const fileRoute = createRoute({
   request: {
     params: searchIdParams,
     query: z.object({
-      expires: z.string().regex(/^\d{1,12}$/, 'Must be epoch seconds.').openapi({ description: 'Epoch seconds.' }),
-      sig: z.string().max(128).openapi({ description: 'HMAC-SHA256 signature.' }),
+      expires: safeString().regex(/^\d{1,12}$/, 'Must be epoch seconds.').openapi({ description: 'Epoch seconds.' }),
+      sig: safeString().max(128).openapi({ description: 'HMAC-SHA256 signature.' }),
     }),
   },
   responses: {

@@ -5,7 +5,7 @@ import { authed, security } from '../lib/authed.ts'
 import { notFound } from '../lib/errors.ts'
 import { countCompanies } from '../lib/company-counts.ts'
 import { countryCodeQuery, idListQuery, normaliseFilters } from '../lib/filters.ts'
-import { authErrors, idParam, jsonError } from '../lib/schemas.ts'
+import { authErrors, idParam, jsonError, safeString } from '../lib/schemas.ts'
 
 /** Case- and accent-insensitive form of a name for matching ("Łódź" → "lodz", "Köln" → "koln"). */
 export function fold(s: string): string {
@@ -229,8 +229,7 @@ const citiesRoute = createRoute({
   summary: 'Cities of a country that have companies (interface 2.7)',
   request: {
     params: z.object({
-      country_alpha2_code: z
-        .string()
+      country_alpha2_code: safeString()
         .regex(/^[a-zA-Z]{2}$/, 'Must be a two-letter country code.')
         .openapi({ param: { name: 'country_alpha2_code', in: 'path' }, example: 'DE' }),
     }),
@@ -253,7 +252,7 @@ const searchRoute = createRoute({
     'Items carry their parents so that places sharing a name can be told apart.',
   request: {
     query: z.object({
-      q: z.string().trim().min(1, 'Type at least one character.').max(100, 'At most 100 characters.'),
+      q: safeString().trim().min(1, 'Type at least one character.').max(100, 'At most 100 characters.'),
       country: countryCodeQuery,
       states: idListQuery('state'),
       counties: idListQuery('county'),

@@ -1,5 +1,6 @@
 import type { OpenAPIHono } from '@hono/zod-openapi'
 import type { AppEnv } from '../app-env.ts'
+import type { Config } from '../config.ts'
 import { registerAuthRoutes } from './auth.ts'
 import { registerPlanRoutes } from './plans.ts'
 import { registerProfileRoutes } from './profile.ts'
@@ -12,7 +13,7 @@ import { registerHistoryRoutes } from './history.ts'
 import { registerSnapshotRoutes } from './snapshots.ts'
 import { registerTestHookRoutes } from './test-hooks.ts'
 
-export function registerRoutes(app: OpenAPIHono<AppEnv>) {
+export function registerRoutes(app: OpenAPIHono<AppEnv>, config: Pick<Config, 'testClock'>) {
   registerAuthRoutes(app)
   registerPlanRoutes(app)
   registerProfileRoutes(app)
@@ -23,5 +24,6 @@ export function registerRoutes(app: OpenAPIHono<AppEnv>) {
   registerExportRoutes(app)
   registerHistoryRoutes(app)
   registerSnapshotRoutes(app)
-  registerTestHookRoutes(app) // its routes answer only with LEADS_TEST_CLOCK=1
+  // Only with LEADS_TEST_CLOCK=1: otherwise the hooks are neither served (404) nor listed in /api/schema/.
+  if (config.testClock) registerTestHookRoutes(app)
 }

@@ -2,7 +2,7 @@ import { timingSafeEqual, createHash } from 'node:crypto'
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi'
 import type { AppEnv } from '../app-env.ts'
 import { HttpError, notFound } from '../lib/errors.ts'
-import { jsonError } from '../lib/schemas.ts'
+import { jsonError, safeString } from '../lib/schemas.ts'
 
 const SnapshotSchema = z
   .object({
@@ -25,12 +25,11 @@ const snapshotRoute = createRoute({
   security: [{ serviceToken: [] }],
   request: {
     params: z.object({
-      alpha2: z
-        .string()
+      alpha2: safeString()
         .regex(/^[a-zA-Z]{2}$/, 'Must be a two-letter country code.')
         .openapi({ param: { name: 'alpha2', in: 'path' }, example: 'DE' }),
     }),
-    headers: z.object({ 'x-service-token': z.string().optional().openapi({ description: 'The service token.' }) }),
+    headers: z.object({ 'x-service-token': safeString().optional().openapi({ description: 'The service token.' }) }),
   },
   responses: {
     200: { description: 'The country page payload', content: { 'application/json': { schema: SnapshotSchema } } },
