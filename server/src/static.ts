@@ -36,10 +36,21 @@ export const SECURITY_HEADERS: Record<string, string> = {
   'Cross-Origin-Opener-Policy': 'same-origin',
 }
 
+function decodeOnce(rawPath: string): string | null {
+  try {
+    return decodeURIComponent(rawPath)
+  } catch {
+    return null // URIError
+  }
+}
+
 /** Serves the built dashboard; unknown paths get index.html (client-side routing). */
 export async function serveDashboard(c: Context, distDir: string): Promise<Response> {
   if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return c.json({ detail: 'Not found.' }, 404)
-  const rel = decodeURIComponent(c.req.path).replace(/^\/+/, '')
+  // The raw path decoded exactly once (c.req.path is already partly decoded by Hono, so decoding
+  // it again would decode twice). A malformed escape (`/%E0%A4`) names no built file: index.html,
+  // like any other client-side route.
+  const rel = decodeOnce(new URL(c.req.url).pathname)?.replace(/^\/+/, '') ?? ''
   let file = path.resolve(distDir, rel)
   if (!file.startsWith(distDir + path.sep)) file = path.join(distDir, 'index.html')
   let isAsset = rel.startsWith('assets/')

@@ -1,4 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { inspect } from 'node:util'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { createApp } from '../src/app.ts'
 import { startTestService, type TestService } from './helpers.ts'
 import { body, signUp } from './account-helpers.ts'
 
@@ -166,5 +171,151 @@ describe('error bodies', () => {
     const res = await svc.request('/api/auth/sign-up/', { method: 'POST', json: { email: 'bad', password: 'secret-password-123' } })
     expect(res.status).toBe(400)
     expect(await res.text()).not.toContain('secret-password-123')
+  })
+})
+
+describe('NUL bytes (U+0000), which PostgreSQL refuses to store', () => {
+  it('every string of a body, query or path is refused with 400 on its field, before any query runs', async () => {
+    const u = await signUp(svc)
+    const cases: [string, string, unknown, string][] = [
+      ['POST', '/api/auth/sign-up/', { email: 'n@example.com', password: 'long enough', first_name: 'a\u0000' }, 'first_name'],
+      ['POST', '/api/auth/login/', { username: 'x\u0000', password: 'y' }, 'username'],
+      ['POST', '/api/token/refresh/', { refresh: '\u0000' }, 'refresh'],
+      ['POST', '/api/auth/password-reset/', { email: '\u0000@example.com' }, 'email'],
+      ['POST', '/api/auth/password-reset/confirm/', { token: '\u0000', password: 'long enough' }, 'token'],
+      ['PATCH', '/api/user/profile/', { last_name: '\u0000' }, 'last_name'],
+      ['POST', '/api/user/api-keys/', { expiry: '\u0000' }, 'expiry'],
+      ['DELETE', '/api/user/api-keys/%00/', undefined, 'key_id'],
+      ['GET', '/api/companies/?countries=D%00', undefined, 'countries'],
+      ['GET', '/api/companies/?category=1%00', undefined, 'category'],
+      ['GET', '/api/companies/?email=true%00', undefined, 'email'],
+      ['GET', '/api/companies/?paginate=true&page=1%00', undefined, 'page'],
+      ['GET', '/api/categories/?q=%00', undefined, 'q'],
+      ['GET', '/api/locations/search/?q=%00', undefined, 'q'],
+      ['GET', '/api/locations/level2/?states=%00', undefined, 'states'],
+      ['GET', '/api/locations/level2/1%00/', undefined, 'id'],
+      ['GET', '/api/cities/%00E/', undefined, 'country_alpha2_code'],
+      ['GET', '/api/download-status/1%00/', undefined, 'search_id'],
+      ['GET', '/api/user/search-history/?page=%00', undefined, 'page'],
+      ['GET', '/api/files/1/?expires=1%00&sig=aa', undefined, 'expires'],
+      ['GET', '/api/page-snapshots/D%00/', undefined, 'alpha2'],
+      ['POST', '/api/_test/grant-credits/', { plan_type: 'Pro\u0000' }, 'plan_type'],
+      ['POST', '/api/_test/new-companies/', { count: 1, countries: ['D\u0000'] }, 'countries.0'],
+    ]
+    for (const [method, p, json, field] of cases) {
+      const res = await svc.request(p, { method, json, token: u.access })
+      expect(res.status, `${method} ${p}`).toBe(400)
+      const b = await body<{ detail: string; errors: Record<string, string[]> }>(res)
+      expect(b.errors[field], `${method} ${p}`).toEqual(expect.arrayContaining([expect.stringMatching(/NUL/)]))
+    }
+  })
+
+  it('a NUL that still reaches the database (22021, 22P05) is a 400 {detail}, not a 500', async () => {
+    const app = createApp(svc.deps)
+    app.get('/api/_probe/text', async (c) => {
+      await c.var.deps.db.query('SELECT $1::text AS t', ['a\u0000b'])
+      return c.json({ ok: true })
+    })
+    app.get('/api/_probe/json', async (c) => {
+      await c.var.deps.db.query('SELECT $1::jsonb AS j', [JSON.stringify({ a: 'x\u0000y' })])
+      return c.json({ ok: true })
+    })
+    for (const p of ['/api/_probe/text', '/api/_probe/json']) {
+      const res = await app.request(p)
+      expect(res.status, p).toBe(400)
+      expect(await body(res)).toEqual({ detail: expect.any(String) })
+    }
+  })
+})
+
+describe('error log', () => {
+  it('logs method, path, name, message and code of a 500 — never the query, its params or the failing row', async () => {
+    const secret = 'scrypt$secret-hash-value-1234567890'
+    const app = createApp(svc.deps)
+    app.post('/api/_probe/fail', async (c) => {
+      // not-null violation: the driver's error carries the params and "Failing row contains (…secret…)"
+      await c.var.deps.db.query('INSERT INTO password_resets (token_hash, user_id, expires_at, created_at) VALUES ($1, NULL, $2, $2)', [
+        secret,
+        new Date(),
+      ])
+      return c.json({ ok: true })
+    })
+    const spy = vi.spyOn(console, 'error').mockImplementation(() => undefined)
+    let lines: string[]
+    try {
+      const res = await app.request('/api/_probe/fail', { method: 'POST' })
+      expect(res.status).toBe(500)
+      expect(await res.text()).not.toContain(secret)
+      lines = spy.mock.calls.map((args) => args.map((a) => (typeof a === 'string' ? a : inspect(a, { depth: 5 }))).join(' '))
+    } finally {
+      spy.mockRestore()
+    }
+    expect(lines).toHaveLength(1)
+    expect(lines[0]).toContain('POST /api/_probe/fail')
+    expect(lines[0]).toContain('23502')
+    expect(lines[0]).toMatch(/not-null|null value/)
+    expect(lines[0]).not.toContain(secret)
+    expect(lines[0]).not.toContain('INSERT INTO')
+  })
+})
+
+describe('a service without the test clock, serving a built dashboard', () => {
+  let prod: TestService
+  let dist: string
+  beforeAll(async () => {
+    dist = await mkdtemp(path.join(tmpdir(), 'leads-dist-'))
+    await mkdir(path.join(dist, 'assets'))
+    await writeFile(path.join(dist, 'index.html'), '<!doctype html><title>dashboard</title>')
+    await writeFile(path.join(dist, 'assets', 'app-abc.js'), 'console.log(1)')
+    prod = await startTestService({ testClock: false, seedCompanies: 0, distDir: dist })
+  })
+  afterAll(async () => {
+    await prod?.close()
+    await rm(dist, { recursive: true, force: true })
+  })
+
+  it('does not list the test hooks in /api/schema/, and they answer 404', async () => {
+    const doc = await body<{ paths: Record<string, unknown> }>(await prod.request('/api/schema/'))
+    expect(Object.keys(doc.paths).filter((p) => p.startsWith('/api/_test'))).toEqual([])
+    expect(Object.keys(doc.paths).map((p) => p.replace(/\/$/, ''))).toContain('/api/user/profile')
+    const res = await prod.request('/api/_test/clock/', { method: 'POST', json: { advance_seconds: 60 } })
+    expect(res.status).toBe(404)
+    expect(await body(res)).toEqual({ detail: expect.any(String) })
+  })
+
+  it('serves index.html for malformed or encoded dashboard paths, never a 500, and assets decoded once', async () => {
+    for (const p of ['/%E0%A4', '/history/%E0%A4%A', '/assets/%E0%A4.js', '/%25E0%25A4', '/..%2F..%2Fetc%2Fpasswd', '/%00', '/search']) {
+      const res = await fetch(prod.url + p)
+      expect(res.status, p).toBe(200)
+      expect(res.headers.get('content-type'), p).toBe('text/html; charset=utf-8')
+      expect(await res.text(), p).toContain('<title>dashboard</title>')
+    }
+    for (const p of ['/assets/app-abc.js', '/assets/app%2Dabc.js']) {
+      const res = await fetch(prod.url + p)
+      expect(res.status, p).toBe(200)
+      expect(res.headers.get('content-type'), p).toBe('text/javascript; charset=utf-8')
+    }
+    // a literal "%41" in a name is not decoded a second time into "A"
+    expect(await (await fetch(prod.url + '/assets/app-%2561bc.js')).text()).toContain('<title>dashboard</title>')
+  })
+
+  it('API paths and queries with malformed escapes answer 4xx or 200, never 5xx', async () => {
+    const { access } = await body<{ access: string }>(
+      await prod.request('/api/auth/login/', { method: 'POST', json: { username: 'demo@example.com', password: 'demo-password' } }),
+    )
+    const cases: [string, string, number][] = [
+      ['GET', '/api/%E0%A4', 404],
+      ['GET', '/api/user/search-history/%E0%A4/', 400],
+      ['GET', '/api/download-status/%E0%A4/', 400],
+      ['DELETE', '/api/user/api-keys/%E0%A4/', 404],
+      ['GET', '/api/categories/?q=%E0%A4', 200],
+      ['GET', '/api/locations/search/?q=%E0%A4%A', 200],
+      ['GET', '/api/companies/?countries=%E0%A4', 400],
+    ]
+    for (const [method, p, status] of cases) {
+      const res = await prod.request(p, { method, token: access })
+      expect(res.status, `${method} ${p}`).toBe(status)
+      expect(await body(res), `${method} ${p}`).toEqual(expect.anything())
+    }
   })
 })
