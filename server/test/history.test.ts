@@ -50,8 +50,10 @@ interface Delta {
   lead_count: number
   required_credits: number
   available_credits: number
+  detail?: string
   freshness: {
     original_exported_at: string
+    last_exported_at: string
     original_lead_count: number
     current_total: number
     new_since_export: number
@@ -176,7 +178,12 @@ describe('download-delta', () => {
     const original = await exportDone(u, 'countries=DE')
     const none = await delta(u, original.search_id, { dry_run: true })
     expect(none.status).toBe(200)
-    expect(await body(none)).toMatchObject({ status: 'rejected', validation_code: 'no_new_leads', required_credits: 0 })
+    expect(await body(none)).toMatchObject({
+      status: 'rejected',
+      validation_code: 'no_new_leads',
+      required_credits: 0,
+      detail: expect.stringMatching(/\w/),
+    })
 
     await advanceClock(svc, 60)
     const added = await svc.request('/api/_test/new-companies/', { method: 'POST', token: u.access, json: { count: 12, countries: ['DE'] } })
@@ -199,6 +206,7 @@ describe('download-delta', () => {
       available_credits: balance,
       freshness: {
         original_exported_at: expect.any(String),
+        last_exported_at: verdict.freshness.original_exported_at, // no fresh-data export yet
         original_lead_count: original.lead_count,
         current_total: original.lead_count + 12,
         new_since_export: 12,
@@ -213,7 +221,8 @@ describe('download-delta', () => {
     const go = await delta(u, original.search_id, {})
     expect(go.status).toBe(202)
     const started = await body<Delta>(go)
-    expect(started).toMatchObject({ status: 'started', validation_code: 'ok', lead_count: 12, required_credits: 12 })
+    // available_credits is the balance after the charge
+    expect(started).toMatchObject({ status: 'started', validation_code: 'ok', lead_count: 12, required_credits: 12, available_credits: balance - 12 })
     expect(started.search_id).not.toBe(original.search_id)
     expect((await profile(svc, u.access)).remaining_credits).toBe(balance - 12)
     await waitForExport(svc, u.access, started.search_id)
@@ -254,24 +263,105 @@ describe('download-delta', () => {
     const freeExport = await exportDone(free, 'countries=ES', { max_leads: 3 })
     const notAllowed = await delta(free, freeExport.search_id, { dry_run: true })
     expect(notAllowed.status).toBe(403)
-    expect(await body(notAllowed)).toMatchObject({ status: 'rejected', validation_code: 'fresh_exports_not_allowed' })
+    expect(await body(notAllowed)).toMatchObject({
+      status: 'rejected',
+      validation_code: 'fresh_exports_not_allowed',
+      detail: expect.stringMatching(/plan/i),
+    })
 
     const u = await paidUser(1000)
     await svc.request('/api/_test/fail-next-export/', { method: 'POST', token: u.access })
     const failed = await exportDone(u, 'countries=IT', { max_leads: 3 })
     const notCompleted = await delta(u, failed.search_id, {})
     expect(notCompleted.status).toBe(409)
-    expect(await body(notCompleted)).toMatchObject({ status: 'rejected', validation_code: 'not_completed' })
+    expect(await body(notCompleted)).toMatchObject({
+      status: 'rejected',
+      validation_code: 'not_completed',
+      detail: expect.stringMatching(/complete/i),
+    })
 
     const original = await exportDone(u, 'countries=IT', { max_leads: 2 })
     await grant(svc, u.access, { subscription: 0 })
     const short = await delta(u, original.search_id, {})
     expect(short.status).toBe(403)
     const b = await body<Delta>(short)
-    expect(b).toMatchObject({ status: 'rejected', validation_code: 'insufficient_credits', available_credits: 0 })
+    expect(b).toMatchObject({
+      status: 'rejected',
+      validation_code: 'insufficient_credits',
+      available_credits: 0,
+      detail: expect.stringMatching(/credits/),
+    })
     expect(b.required_credits).toBe(original.total - 2)
     const history = await body<Page>(await svc.request('/api/user/search-history/', { token: u.access }))
     expect(history.count).toBe(2) // nothing started
+  })
+
+  it('three concurrent `{}` deltas: exactly one starts and charges, the others answer no_new_leads', async () => {
+    const u = await paidUser(1000)
+    const original = await exportDone(u, 'countries=NL')
+    await advanceClock(svc, 60)
+    await svc.request('/api/_test/new-companies/', { method: 'POST', token: u.access, json: { count: 9, countries: ['NL'] } })
+    const balance = (await profile(svc, u.access)).remaining_credits
+    const answers = await Promise.all([1, 2, 3].map(() => delta(u, original.search_id, {})))
+    const bodies = await Promise.all(answers.map((r) => body<Delta>(r)))
+    const started = bodies.filter((b) => b.status === 'started')
+    expect(started).toHaveLength(1)
+    expect(started[0]).toMatchObject({ lead_count: 9, required_credits: 9, available_credits: balance - 9 })
+    expect(answers.filter((r) => r.status === 202)).toHaveLength(1)
+    const others = bodies.filter((b) => b.status !== 'started')
+    expect(others).toHaveLength(2)
+    for (const b of others) {
+      expect(b).toMatchObject({ status: 'rejected', validation_code: 'no_new_leads', required_credits: 0, lead_count: 0 })
+      expect(b.detail).toEqual(expect.any(String))
+    }
+    expect((await profile(svc, u.access)).remaining_credits).toBe(balance - 9)
+    const history = await body<Page>(await svc.request('/api/user/search-history/', { token: u.access }))
+    expect(history.count).toBe(2)
+  })
+
+  it('later deltas buy only what the chain has not bought: the cut-off moves, capped charges subtract every charge', async () => {
+    const u = await paidUser(5000)
+    // uncapped: original, a first delta of 7, then 4 more companies
+    const original = await exportDone(u, 'countries=PL')
+    await advanceClock(svc, 60)
+    await svc.request('/api/_test/new-companies/', { method: 'POST', token: u.access, json: { count: 7, countries: ['PL'] } })
+    const first = await body<Delta>(await delta(u, original.search_id, {}))
+    expect(first).toMatchObject({ status: 'started', lead_count: 7, required_credits: 7 })
+    await waitForExport(svc, u.access, first.search_id)
+    expect(await body(await delta(u, original.search_id, { dry_run: true }))).toMatchObject({
+      validation_code: 'no_new_leads',
+      freshness: { new_since_export: 0, current_total: original.lead_count + 7 },
+    })
+    await advanceClock(svc, 60)
+    await svc.request('/api/_test/new-companies/', { method: 'POST', token: u.access, json: { count: 4, countries: ['PL'] } })
+    const dry = await body<Delta>(await delta(u, original.search_id, { dry_run: true }))
+    expect(dry).toMatchObject({ status: 'validated', lead_count: 4, required_credits: 4, freshness: { new_since_export: 4 } })
+    expect(new Date(dry.freshness.last_exported_at).getTime()).toBeGreaterThan(new Date(dry.freshness.original_exported_at).getTime())
+    const balance = (await profile(svc, u.access)).remaining_credits
+    const second = await body<Delta>(await delta(u, original.search_id, {}))
+    expect(second).toMatchObject({ status: 'started', lead_count: 4, required_credits: 4, available_credits: balance - 4 })
+    await waitForExport(svc, u.access, second.search_id)
+    const firstRows = new Set((await fileRows(u, first.search_id)).slice(1).map((r) => r.join('|')))
+    const secondRows = (await fileRows(u, second.search_id)).slice(1)
+    expect(secondRows).toHaveLength(4)
+    expect(secondRows.some((r) => firstRows.has(r.join('|')))).toBe(false)
+    // a delta of the first delta sees its sibling: nothing left to buy
+    expect(await body(await delta(u, first.search_id, { dry_run: true }))).toMatchObject({ validation_code: 'no_new_leads' })
+
+    // capped: original of 5, full expansion, then 3 more companies cost 3, not total − 5 again
+    const capped = await exportDone(u, 'countries=IL', { max_leads: 5 })
+    const full = await body<Delta>(await delta(u, capped.search_id, {}))
+    expect(full).toMatchObject({ status: 'started', lead_count: capped.total, required_credits: capped.total - 5 })
+    await waitForExport(svc, u.access, full.search_id)
+    expect(await body(await delta(u, capped.search_id, { dry_run: true }))).toMatchObject({ validation_code: 'no_new_leads' })
+    await advanceClock(svc, 60)
+    await svc.request('/api/_test/new-companies/', { method: 'POST', token: u.access, json: { count: 3, countries: ['IL'] } })
+    expect(await body(await delta(u, capped.search_id, { dry_run: true }))).toMatchObject({
+      status: 'validated',
+      lead_count: capped.total + 3,
+      required_credits: 3,
+      freshness: { capped: true, new_since_export: 3 },
+    })
   })
 
   it('refuses a non-boolean dry_run with 400', async () => {

@@ -146,14 +146,19 @@ export type DeltaCode = 'ok' | 'no_new_leads' | 'insufficient_credits' | 'fresh_
 export interface DeltaResult {
   status: DeltaStatus
   validation_code: DeltaCode
+  /** Why a request was rejected, for a person (decisions.md: 403 {detail, validation_code, …}). */
+  detail?: string
   search_id: number
   lead_count: number
   required_credits: number
   available_credits: number
   freshness: {
     original_exported_at: string | null
+    /** The newest snapshot among the original and its fresh-data exports: what is already bought. */
+    last_exported_at: string | null
     original_lead_count: number
     current_total: number
+    /** Companies created after last_exported_at (not yet bought). */
     new_since_export: number
     capped: boolean
   }
@@ -169,12 +174,43 @@ const DELTA_HTTP: Record<DeltaCode, 200 | 403 | 409> = {
 }
 
 /**
+ * What this search has already bought: the export asked about and every fresh-data export made
+ * from it or from one of those (any status: a FAILED one was charged too and is retried at no new
+ * charge), walked from the root of the chain so that a delta of a delta sees its siblings.
+ * `cutOff` is the newest snapshot among them, `credits` the sum they were charged.
+ */
+async function boughtSoFar(q: Queryable, userId: number, exportId: number): Promise<{ cutOff: Date; credits: number }> {
+  const { rows } = await q.query<{ cut_off: Date | string; credits: number }>(
+    `WITH RECURSIVE up AS (
+       SELECT id, delta_of FROM searches WHERE id = $1 AND user_id = $2
+       UNION ALL
+       SELECT s.id, s.delta_of FROM searches s JOIN up ON s.id = up.delta_of WHERE s.user_id = $2
+     ), chain AS (
+       SELECT s.id, s.snapshot_at, s.created_at, s.credits_charged FROM searches s
+        WHERE s.id = (SELECT id FROM up WHERE delta_of IS NULL LIMIT 1)
+       UNION ALL
+       SELECT s.id, s.snapshot_at, s.created_at, s.credits_charged FROM searches s JOIN chain ON s.delta_of = chain.id
+        WHERE s.user_id = $2 AND s.kind = 'export'
+     )
+     SELECT max(coalesce(snapshot_at, created_at)) AS cut_off, coalesce(sum(credits_charged), 0)::int AS credits FROM chain`,
+    [exportId, userId],
+  )
+  const row = rows[0]
+  if (!row?.cut_off) throw new Error(`boughtSoFar: no chain for export ${exportId}`)
+  return { cutOff: new Date(row.cut_off), credits: row.credits }
+}
+
+/**
  * download-delta (interface 4.3 rules 1–2, decisions.md):
- * - uncapped original: only companies created after the original's snapshot, charge = their number;
+ * - uncapped original: only companies created after what the search has already bought (the
+ *   original's snapshot for the first delta, the newest fresh-data export's after that), charge =
+ *   their number;
  * - capped original: a full-expansion export of all current matches, charge = current total − credits
- *   originally charged.
+ *   charged so far for it (the original's alone for the first delta).
+ * Everything is read after the account row is locked, so of concurrent `{}` requests the first
+ * starts and the others see its export and answer `no_new_leads`.
  * `dryRun` validates only; otherwise a valid request starts the export at once (status `started`,
- * the new export's id in `search_id`, HTTP 202).
+ * the new export's id in `search_id`, HTTP 202, `available_credits` after the charge).
  */
 export async function downloadDelta(
   db: Db,
@@ -192,20 +228,23 @@ export async function downloadDelta(
     if (!original) throw notFound('Export not found.')
     const filters = normaliseFilters(asFiltersInput(original.filters))
     const snapshot = original.snapshot_at ? new Date(original.snapshot_at) : new Date(original.created_at)
+    const bought = await boughtSoFar(q, req.userId, original.id)
     const currentTotal = await countMatches(q, filters, req.now)
-    const newSince = await countMatches(q, filters, req.now, snapshot)
+    const newSince = await countMatches(q, filters, req.now, bought.cutOff)
     const balance = await balanceOf(q, account, req.now)
     const leadCount = original.capped ? currentTotal : newSince
-    const required = original.capped ? Math.max(0, currentTotal - original.credits_charged) : newSince
-    const result = (status: DeltaStatus, code: DeltaCode, searchId = original.id): DeltaResult => ({
+    const required = original.capped ? Math.max(0, currentTotal - bought.credits) : newSince
+    const result = (status: DeltaStatus, code: DeltaCode, extra: { searchId?: number; detail?: string; available?: number } = {}): DeltaResult => ({
       status,
       validation_code: code,
-      search_id: searchId,
+      ...(extra.detail ? { detail: extra.detail } : {}),
+      search_id: extra.searchId ?? original.id,
       lead_count: leadCount,
       required_credits: required,
-      available_credits: balance.available,
+      available_credits: extra.available ?? balance.available,
       freshness: {
         original_exported_at: snapshot.toISOString(),
+        last_exported_at: bought.cutOff.toISOString(),
         original_lead_count: original.lead_count,
         current_total: currentTotal,
         new_since_export: newSince,
@@ -213,12 +252,28 @@ export async function downloadDelta(
       },
       freshness_checked_at: req.now.toISOString(),
     })
-    const reject = (code: DeltaCode) => ({ httpStatus: DELTA_HTTP[code], body: result('rejected', code) })
+    const reject = (code: DeltaCode, detail: string) => ({ httpStatus: DELTA_HTTP[code], body: result('rejected', code, { detail }) })
 
-    if (!account.plan?.allows_fresh_exports) return reject('fresh_exports_not_allowed')
-    if (original.status !== 'COMPLETED') return reject('not_completed')
-    if (required === 0 || leadCount === 0) return reject('no_new_leads')
-    if (balance.available < required) return reject('insufficient_credits')
+    if (!account.plan?.allows_fresh_exports) {
+      return reject('fresh_exports_not_allowed', 'Your plan does not include fresh-data exports.')
+    }
+    if (original.status !== 'COMPLETED') {
+      return reject(
+        'not_completed',
+        `This export is ${(original.status ?? 'PENDING').toLowerCase()}: fresh data can be asked for once it has completed.`,
+      )
+    }
+    if (required === 0 || leadCount === 0) {
+      return reject(
+        'no_new_leads',
+        original.capped
+          ? 'The full search holds no leads beyond those already paid for: nothing to export, nothing charged.'
+          : `No companies have been added since ${bought.cutOff.toISOString()}, the last export of this search: nothing to export, nothing charged.`,
+      )
+    }
+    if (balance.available < required) {
+      return reject('insufficient_credits', `Not enough credits: this needs ${required} and ${balance.available} are available.`)
+    }
     if (req.dryRun) return { httpStatus: 200 as const, body: result('validated', 'ok') }
 
     const id = await insertExport(q, {
@@ -231,11 +286,11 @@ export async function downloadDelta(
       credits: required,
       sourceSearchId: original.source_search_id ?? original.id,
       deltaOf: original.id,
-      createdAfter: original.capped ? null : snapshot,
+      createdAfter: original.capped ? null : bought.cutOff,
       now: req.now,
     })
     await chargeCredits(q, account, required, id, req.now)
-    return { httpStatus: 202 as const, body: result('started', 'ok', id) }
+    return { httpStatus: 202 as const, body: result('started', 'ok', { searchId: id, available: balance.available - required }) }
   })
 }
 

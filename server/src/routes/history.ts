@@ -3,7 +3,7 @@ import type { AppEnv } from '../app-env.ts'
 import { authed, security } from '../lib/authed.ts'
 import { HttpError, notFound } from '../lib/errors.ts'
 import { downloadDelta, type ExportRow } from '../lib/exports.ts'
-import { authErrors, idParam, INT32_MAX, jsonBody, jsonError } from '../lib/schemas.ts'
+import { authErrors, idParam, INT32_MAX, jsonBody, jsonError, safeString } from '../lib/schemas.ts'
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null)
 
@@ -52,8 +52,7 @@ function toEntry(r: ExportRow): HistoryEntry {
 }
 
 const positiveIntQuery = (name: string, fallback: number, max: number) =>
-  z
-    .string()
+  safeString()
     .optional()
     .transform((v, ctx) => {
       if (v === undefined || v.trim() === '') return fallback
@@ -76,9 +75,14 @@ const PageSchema = z
 
 const FreshnessSchema = z.object({
   original_exported_at: z.string().nullable().openapi({ format: 'date-time' }),
+  last_exported_at: z
+    .string()
+    .nullable()
+    .optional()
+    .openapi({ format: 'date-time', description: 'Newest snapshot among the original and its fresh-data exports: leads up to it are bought.' }),
   original_lead_count: z.number().int(),
   current_total: z.number().int(),
-  new_since_export: z.number().int(),
+  new_since_export: z.number().int().openapi({ description: 'Companies created after last_exported_at.' }),
   capped: z.boolean(),
 })
 
@@ -86,10 +90,11 @@ const DeltaResultSchema = z
   .object({
     status: z.enum(['validated', 'started', 'rejected']),
     validation_code: z.enum(['ok', 'no_new_leads', 'insufficient_credits', 'fresh_exports_not_allowed', 'not_completed']),
+    detail: z.string().optional().openapi({ description: 'Why the request was rejected, for a person (rejected answers).' }),
     search_id: z.number().int(),
     lead_count: z.number().int(),
     required_credits: z.number().int(),
-    available_credits: z.number().int(),
+    available_credits: z.number().int().openapi({ description: 'Balance now: after the charge when `started`.' }),
     freshness: FreshnessSchema,
     freshness_checked_at: z.string().openapi({ format: 'date-time' }),
   })
@@ -138,7 +143,7 @@ const deltaRoute = createRoute({
   tags: ['History'],
   summary: 'Fresh data for an earlier export (dry_run validates only)',
   description:
-    'Uncapped original: companies created after the original export, charge = their number. Capped original: a full-expansion export, charge = current total − credits originally charged. `{"dry_run": true}` validates and charges nothing; `{}` starts the export when valid.',
+    'Uncapped original: companies created after what the search has already bought (the original export, then its newest fresh-data export), charge = their number. Capped original: a full-expansion export, charge = current total − credits charged so far for it (the original and its fresh-data exports). `{"dry_run": true}` validates and charges nothing; `{}` starts the export when valid. Rejected answers carry `detail`.',
   middleware: authed,
   security,
   request: {
