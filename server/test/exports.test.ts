@@ -179,6 +179,50 @@ describe('Excel export and caps', () => {
   })
 })
 
+describe('spreadsheet formula injection', () => {
+  it("CSV: a text cell a spreadsheet would run as a formula gets a leading ', phone numbers stay; XLSX cells are text", async () => {
+    const hostile = [
+      { name: '=HYPERLINK("http://evil.example","click")', phone: '+31 20 123-4567', website: '@SUM(1+1)', address: '-2+3+cmd|\' /C calc\'!A0', instagram: '\t=1+1', facebook: '\r=1+1' },
+      { name: '+cmd|\' /C calc\'!A0', phone: '+1+cmd|\' /C calc\'!A0', website: 'https://ok.example', address: '-12 Main St', instagram: null, facebook: null },
+      { name: 'Plain Bakery', phone: '-(555) 010.99/1', website: null, address: 'Dam 1', instagram: 'https://instagram.com/x', facebook: null },
+    ]
+    const { rows: ids } = await svc.deps.db.query<{ id: number }>("SELECT id FROM companies WHERE country_code = 'NL' ORDER BY id LIMIT 3")
+    expect(ids).toHaveLength(3)
+    for (const [i, h] of hostile.entries()) {
+      await svc.deps.db.query(
+        'UPDATE companies SET name = $2, phone = $3, website = $4, address = $5, instagram = $6, facebook = $7 WHERE id = $1',
+        [ids[i]!.id, h.name, h.phone, h.website, h.address, h.instagram, h.facebook],
+      )
+    }
+    const u = await paidUser()
+    const p = await preview(svc, u.access, 'countries=NL')
+    const run = async (export_format: 'csv' | 'excel') => {
+      const started = await body<{ search_id: number }>(await startExport(svc, u.access, { search_id: p.search_id, export_format, max_leads: 3 }))
+      expect((await waitForExport(svc, u.access, started.search_id)).status).toBe('COMPLETED')
+      return fetch((await descriptor(u, started.search_id)).download_url)
+    }
+
+    const [header, ...leads] = parseCsv(await (await run('csv')).text())
+    const col = (row: string[], name: string) => row[header!.indexOf(name)]
+    expect(leads).toHaveLength(3) // a CR or LF inside a cell is quoted: it never splits a row
+    expect(leads.every((r) => r.length === header!.length)).toBe(true)
+    expect(leads.map((r) => col(r, 'name'))).toEqual(["'" + hostile[0]!.name, "'" + hostile[1]!.name, 'Plain Bakery'])
+    expect(leads.map((r) => col(r, 'phone'))).toEqual(['+31 20 123-4567', "'" + hostile[1]!.phone, '-(555) 010.99/1'])
+    expect(leads.map((r) => col(r, 'website'))).toEqual(["'@SUM(1+1)", 'https://ok.example', ''])
+    expect(leads.map((r) => col(r, 'address'))).toEqual(["'" + hostile[0]!.address, "'-12 Main St", 'Dam 1'])
+    expect(col(leads[0]!, 'instagram')).toBe("'\t=1+1")
+    expect(col(leads[0]!, 'facebook')).toBe("'\r=1+1")
+    expect(col(leads[2]!, 'instagram')).toBe('https://instagram.com/x')
+
+    const wb = new ExcelJS.Workbook()
+    await wb.xlsx.load(await (await run('excel')).arrayBuffer())
+    const ws = wb.worksheets[0]!
+    const nameCell = ws.getRow(2).getCell(1)
+    expect(nameCell.type).toBe(ExcelJS.ValueType.String) // text, never a formula
+    expect(nameCell.value).toBe(hostile[0]!.name)
+  })
+})
+
 describe('credits', () => {
   it('charges subscription credits first, then purchased lots earliest-expiring first; expired lots never', async () => {
     const u = await signUp(svc)

@@ -10,6 +10,7 @@ import type { Deps } from '../app-env.ts'
 import type { Queryable } from '../db/db.ts'
 import { filtersWhere, normaliseFilters } from '../lib/filters.ts'
 import { asFiltersInput, type ExportRow } from '../lib/exports.ts'
+import { describeError } from '../lib/errors.ts'
 
 type WorkerDeps = Omit<Deps, 'kickExports'>
 
@@ -71,10 +72,30 @@ interface RowWriter {
   finish(): Promise<void>
 }
 
+/**
+ * CSV formula injection (docs/security.md): a spreadsheet opening the CSV runs a cell that starts
+ * with `=`, `+`, `-` or `@` (tab and CR too) as a formula, and listing data (names, addresses,
+ * websites, social links…) comes from third parties. Such a text cell gets a leading `'`, which
+ * spreadsheets show as text. Exception: `+`/`-` followed only by digits, spaces and `( ) . / -` — a
+ * phone number like `+49 30 1234-56` or a negative number — is left alone: it holds no function or
+ * reference, so it cannot call anything. XLSX needs none of this: exceljs writes strings as text
+ * cells, never as formulas.
+ */
+const FORMULA_START = /^[=@\t\r]/
+const SIGN_START = /^[+-]/
+const PLAIN_NUMBER = /^[+-][\d ()./-]*$/
+export function csvSafe(cell: Cell): Cell {
+  if (typeof cell !== 'string') return cell
+  if (FORMULA_START.test(cell) || (SIGN_START.test(cell) && !PLAIN_NUMBER.test(cell))) return `'${cell}`
+  return cell
+}
+
 function csvWriter(file: string): RowWriter {
   const out = createWriteStream(file)
   // RFC 4180: comma-separated, CRLF line ends, fields quoted when needed; UTF-8, one header row.
-  const csv = stringify({ header: true, columns: [...EXPORT_COLUMNS], record_delimiter: 'windows' })
+  // csv-stringify quotes a field holding the whole CRLF delimiter but not a lone CR or LF, which
+  // would split the row (and start a new line with whatever follows): quote those too.
+  const csv = stringify({ header: true, columns: [...EXPORT_COLUMNS], record_delimiter: 'windows', quoted_match: /[\r\n]/ })
   csv.pipe(out)
   const failed = new Promise<never>((_, reject) => {
     out.once('error', reject)
@@ -83,7 +104,7 @@ function csvWriter(file: string): RowWriter {
   failed.catch(() => undefined)
   return {
     async write(cells) {
-      if (!csv.write(cells)) await Promise.race([once(csv, 'drain'), failed])
+      if (!csv.write(cells.map(csvSafe))) await Promise.race([once(csv, 'drain'), failed])
     },
     async finish() {
       csv.end()
@@ -275,7 +296,7 @@ export async function processExport(deps: WorkerDeps, row: ExportRow, shouldStop
     if (!(err instanceof SimulatedFailure)) console.error(`[export ${row.id}] failed:`, message)
     await db
       .query("UPDATE searches SET status = 'FAILED', error = $2 WHERE id = $1", [row.id, message.slice(0, 500)])
-      .catch((e: unknown) => console.error(`[export ${row.id}] could not record the failure:`, e))
+      .catch((e: unknown) => console.error(`[export ${row.id}] could not record the failure: ${describeError(e)}`))
   }
 }
 
@@ -313,7 +334,7 @@ export function startExportWorker(deps: WorkerDeps): { kick: () => void; stop: (
     wanted = true
     if (running || stopped) return
     running = loop()
-      .catch((err: unknown) => console.error('[export worker]', err))
+      .catch((err: unknown) => console.error(`[export worker] ${describeError(err)}`))
       .finally(() => {
         running = null
         if (wanted && !stopped) kick()
@@ -321,7 +342,7 @@ export function startExportWorker(deps: WorkerDeps): { kick: () => void; stop: (
   }
   const ready = deps.db
     .query("UPDATE searches SET status = 'PENDING' WHERE kind = 'export' AND status = 'PROCESSING'")
-    .then(kick, (err: unknown) => console.error('[export worker] could not requeue exports', err))
+    .then(kick, (err: unknown) => console.error(`[export worker] could not requeue exports: ${describeError(err)}`))
 
   return {
     kick,
