@@ -71,7 +71,7 @@ export async function signInViaUi(page: Page, account: Account, { next }: { next
   await page.getByRole('button', { name: 'Sign in' }).click()
   await expect(page).not.toHaveURL(/\/sign-in/)
   // the user menu button, whatever the language (the profile's language applies after sign-in)
-  await expect(page.locator('header button[aria-haspopup="menu"]')).toBeVisible()
+  await expect(page.locator('header button[aria-controls="user-menu"]')).toBeVisible()
 }
 
 /** The newest mail of the service's local outbox (DATA_DIR/outbox/*.eml), optionally to one address. */

@@ -247,6 +247,17 @@ for (const lng of ['en', 'he', 'th'] as const) {
       const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()
       expect(axe.violations).toEqual([])
     }
+    // a combobox open, on a phone: the option list too must be clean
+    await page.setViewportSize({ width: 360, height: 800 })
+    await page.getByRole('combobox').and(page.locator('input')).first().click()
+    await expect(page.getByRole('listbox').getByRole('option').first()).toBeVisible()
+    await page.screenshot({ path: `test-results/screens/search-combobox-${lng}-360.png` })
+    {
+      const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()
+      expect(axe.violations).toEqual([])
+    }
+    await page.keyboard.press('Escape')
+    await expect(page.getByRole('listbox')).toBeHidden()
     // the confirmation, on a phone
     await page.setViewportSize({ width: 360, height: 800 })
     await page.locator('main form button, main button.w-full').last().click()
