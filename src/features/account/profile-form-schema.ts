@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { LANGUAGES } from '@/config/languages'
 
 /**
@@ -7,14 +7,10 @@ import { LANGUAGES } from '@/config/languages'
  * `profile.errors`.
  */
 export const profileFormSchema = z.object({
-  first_name: z.string().max(150, 'nameTooLong'),
-  last_name: z.string().max(150, 'nameTooLong'),
-  email: z
-    .string()
-    .trim()
-    .min(1, 'required')
-    .max(254, 'emailTooLong')
-    .pipe(z.email('email')),
+  first_name: z.string().check(z.maxLength(150, 'nameTooLong')),
+  last_name: z.string().check(z.maxLength(150, 'nameTooLong')),
+  // trimmed first; the length rules see the trimmed value, and only a string that passes them is checked as an address
+  email: z.pipe(z.string().check(z.trim(), z.minLength(1, 'required'), z.maxLength(254, 'emailTooLong')), z.email('email')),
   preferred_language: z.enum(LANGUAGES, 'language'),
 })
 export type ProfileForm = z.infer<typeof profileFormSchema>

@@ -1,15 +1,15 @@
 import { queryOptions } from '@tanstack/react-query'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { api } from '@/lib/api-client'
 import { accountKeys } from '../account-keys'
 
 const usagePageSchema = z.object({
-  count: z.number().int(),
-  next: z.string().nullish(),
+  count: z.number().check(z.int()),
+  next: z.nullish(z.string()),
   results: z.array(
     z.object({
       created_at: z.string(),
-      credits_charged: z.number().nullish().transform((v) => v ?? 0),
+      credits_charged: z.pipe(z.nullish(z.number()), z.transform((v) => v ?? 0)),
     }),
   ),
 })

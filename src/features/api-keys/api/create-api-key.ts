@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { api } from '@/lib/api-client'
 import { apiKeySchema, apiKeysOptions } from './get-api-keys'
 
@@ -9,10 +9,10 @@ import { apiKeySchema, apiKeysOptions } from './get-api-keys'
  */
 export const createApiKeyFormSchema = (now: () => number = Date.now) =>
   z.object({
-    expiry: z
-      .string()
-      .refine((v) => v === '' || !Number.isNaN(endOfLocalDay(v).getTime()), { message: 'invalid' })
-      .refine((v) => v === '' || endOfLocalDay(v).getTime() > now(), { message: 'past' }),
+    expiry: z.string().check(
+      z.refine((v) => v === '' || !Number.isNaN(endOfLocalDay(v).getTime()), { message: 'invalid' }),
+      z.refine((v) => v === '' || endOfLocalDay(v).getTime() > now(), { message: 'past' }),
+    ),
   })
 export type CreateApiKeyForm = z.infer<ReturnType<typeof createApiKeyFormSchema>>
 

@@ -1,20 +1,21 @@
 import { queryOptions } from '@tanstack/react-query'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { api } from '@/lib/api-client'
 import { apiKeyKeys } from '../api-keys-keys'
 
 /** API key (interface 2.3): only the prefix is ever retrievable. */
 export const apiKeySchema = z.object({
-  id: z.union([z.string(), z.number()]).transform(String),
+  id: z.pipe(z.union([z.string(), z.number()]), z.transform(String)),
   token_key: z.string(),
   created: z.string(),
-  expiry: z.string().nullish().transform((v) => v ?? null),
+  expiry: z.pipe(z.nullish(z.string()), z.transform((v) => v ?? null)),
 })
 export type ApiKey = z.infer<typeof apiKeySchema>
 
-const listSchema = z
-  .union([z.array(apiKeySchema), z.object({ results: z.array(apiKeySchema) })])
-  .transform((v) => (Array.isArray(v) ? v : v.results))
+const listSchema = z.pipe(
+  z.union([z.array(apiKeySchema), z.object({ results: z.array(apiKeySchema) })]),
+  z.transform((v) => (Array.isArray(v) ? v : v.results)),
+)
 
 export function getApiKeys({ signal }: { signal?: AbortSignal } = {}) {
   return api('/api/user/api-keys', { schema: listSchema, signal })

@@ -1,28 +1,30 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { api, ApiError } from '@/lib/api-client'
 import { profileOptions } from '@/lib/api/profile'
 import { historyKeys } from '../history-keys'
 
 export const VALIDATION_CODES = ['ok', 'no_new_leads', 'insufficient_credits', 'fresh_exports_not_allowed', 'not_completed'] as const
 
+const orZero = z.pipe(z.nullish(z.number()), z.transform((v) => v ?? 0))
+
 export const deltaResultSchema = z.object({
   status: z.string(),
-  validation_code: z.string().nullish().transform((v) => v ?? 'ok'),
-  search_id: z.coerce.number().int(),
-  lead_count: z.number().nullish().transform((v) => v ?? 0),
-  required_credits: z.number().nullish().transform((v) => v ?? 0),
-  available_credits: z.number().nullish().transform((v) => v ?? 0),
-  freshness: z
-    .object({
-      original_exported_at: z.string().nullish(),
-      original_lead_count: z.number().nullish(),
-      current_total: z.number().nullish(),
-      new_since_export: z.number().nullish(),
-      capped: z.boolean().nullish(),
-    })
-    .nullish(),
-  freshness_checked_at: z.string().nullish(),
+  validation_code: z.pipe(z.nullish(z.string()), z.transform((v) => v ?? 'ok')),
+  search_id: z.coerce.number().check(z.int()),
+  lead_count: orZero,
+  required_credits: orZero,
+  available_credits: orZero,
+  freshness: z.nullish(
+    z.object({
+      original_exported_at: z.nullish(z.string()),
+      original_lead_count: z.nullish(z.number()),
+      current_total: z.nullish(z.number()),
+      new_since_export: z.nullish(z.number()),
+      capped: z.nullish(z.boolean()),
+    }),
+  ),
+  freshness_checked_at: z.nullish(z.string()),
 })
 export type DeltaResult = z.infer<typeof deltaResultSchema>
 

@@ -1,13 +1,13 @@
 import { useMutation } from '@tanstack/react-query'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { api } from '@/lib/api-client'
 
 export const downloadDescriptorSchema = z.object({
   download_url: z.string(),
   filename: z.string(),
-  file_size_bytes: z.number().nullish(),
-  file_size_mb: z.number().nullish(),
-  expires_at: z.string().nullish(),
+  file_size_bytes: z.nullish(z.number()),
+  file_size_mb: z.nullish(z.number()),
+  expires_at: z.nullish(z.string()),
 })
 export type DownloadDescriptor = z.infer<typeof downloadDescriptorSchema>
 

@@ -1,22 +1,25 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { api } from '@/lib/api-client'
 import { historyKeys } from '../history-keys'
 
 /** Presence flags: `true` or the query-string form `"true"`. */
-const flag = z
-  .union([z.boolean(), z.string(), z.null()])
-  .optional()
-  .transform((v) => v === true || v === 'true')
+const flag = z.pipe(
+  z.optional(z.union([z.boolean(), z.string(), z.null()])),
+  z.transform((v) => v === true || v === 'true'),
+)
 
 /** Ids arrive as numbers or strings, as a list or comma-separated; the dashboard keeps string lists. */
-const oneOrMany = z
-  .union([z.string(), z.number(), z.array(z.union([z.string(), z.number()]))])
-  .nullish()
-  .transform((v) => (v == null ? [] : Array.isArray(v) ? v.map(String) : String(v).split(',').filter(Boolean)))
+const oneOrMany = z.pipe(
+  z.nullish(z.union([z.string(), z.number(), z.array(z.union([z.string(), z.number()]))])),
+  z.transform((v) => (v == null ? [] : Array.isArray(v) ? v.map(String) : String(v).split(',').filter(Boolean))),
+)
 
-export const historyFiltersSchema = z
-  .object({
+/** Missing or null counts and flags become 0 / false. */
+const orZero = z.pipe(z.nullish(z.number()), z.transform((v) => v ?? 0))
+
+export const historyFiltersSchema = z.catch(
+  z.object({
     countries: oneOrMany,
     category: oneOrMany,
     level1_location: oneOrMany,
@@ -26,8 +29,8 @@ export const historyFiltersSchema = z
     phone_number: flag,
     website: flag,
     main_activity_only: flag,
-  })
-  .catch({
+  }),
+  {
     countries: [],
     category: [],
     level1_location: [],
@@ -37,30 +40,31 @@ export const historyFiltersSchema = z
     phone_number: false,
     website: false,
     main_activity_only: false,
-  })
+  },
+)
 export type HistoryFilters = z.infer<typeof historyFiltersSchema>
 
 export const historyEntrySchema = z.object({
-  search_id: z.coerce.number().int(),
+  search_id: z.coerce.number().check(z.int()),
   filters: historyFiltersSchema,
   created_at: z.string(),
-  status: z.string().catch('PENDING'),
-  lead_count: z.number().nullish().transform((v) => v ?? 0),
-  credits_charged: z.number().nullish().transform((v) => v ?? 0),
-  export_format: z.string().nullish(),
-  capped: z.boolean().nullish().transform((v) => v ?? false),
-  expires_at: z.string().nullish(),
-  max_leads: z.number().nullish(),
-  delta_of: z.coerce.number().nullish(),
-  filename: z.string().nullish(),
-  file_size_bytes: z.number().nullish(),
+  status: z.catch(z.string(), 'PENDING'),
+  lead_count: orZero,
+  credits_charged: orZero,
+  export_format: z.nullish(z.string()),
+  capped: z.pipe(z.nullish(z.boolean()), z.transform((v) => v ?? false)),
+  expires_at: z.nullish(z.string()),
+  max_leads: z.nullish(z.number()),
+  delta_of: z.nullish(z.coerce.number()),
+  filename: z.nullish(z.string()),
+  file_size_bytes: z.nullish(z.number()),
 })
 export type HistoryEntry = z.infer<typeof historyEntrySchema>
 
 export const historyPageSchema = z.object({
-  count: z.number().int(),
-  next: z.string().nullish(),
-  previous: z.string().nullish(),
+  count: z.number().check(z.int()),
+  next: z.nullish(z.string()),
+  previous: z.nullish(z.string()),
   results: z.array(historyEntrySchema),
 })
 export type HistoryPage = z.infer<typeof historyPageSchema>

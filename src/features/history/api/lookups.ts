@@ -1,12 +1,15 @@
 import { queryOptions } from '@tanstack/react-query'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { api } from '@/lib/api-client'
 import { lookupKeys } from '../history-keys'
 
 /** Names for the ids a past search holds. Place and category names rarely change: cache them for the session. */
 const forever = { staleTime: Infinity, gcTime: 60 * 60_000 } as const
 
-const idName = z.object({ id: z.union([z.string(), z.number()]).transform(String), name: z.string() })
+/** Ids arrive as numbers or strings; kept as strings. */
+const idSchema = z.pipe(z.union([z.string(), z.number()]), z.transform(String))
+
+const idName = z.object({ id: idSchema, name: z.string() })
 
 export const level1ListOptions = (country: string) =>
   queryOptions({
@@ -21,7 +24,7 @@ export const level2Options = (id: string) =>
     queryKey: lookupKeys.level2(id),
     queryFn: ({ signal }) =>
       api(`/api/locations/level2/${encodeURIComponent(id)}`, {
-        schema: idName.extend({ level1_name: z.string().nullish() }),
+        schema: z.extend(idName, { level1_name: z.nullish(z.string()) }),
         signal,
       }),
     ...forever,
@@ -36,10 +39,10 @@ export const level3ListOptions = (country: string) =>
   })
 
 const categorySchema = z.object({
-  id: z.union([z.string(), z.number()]).transform(String),
-  name: z.string().nullish(),
-  name_en: z.string().nullish(),
-  slug: z.string().nullish(),
+  id: idSchema,
+  name: z.nullish(z.string()),
+  name_en: z.nullish(z.string()),
+  slug: z.nullish(z.string()),
 })
 
 export const categoriesOptions = (lang: string) =>

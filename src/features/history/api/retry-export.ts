@@ -1,10 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { api } from '@/lib/api-client'
 import { historyKeys } from '../history-keys'
 
 export const retryResultSchema = z.object({
-  search_id: z.coerce.number().int(),
+  search_id: z.coerce.number().check(z.int()),
   status: z.string(),
 })
 
