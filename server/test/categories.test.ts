@@ -77,6 +77,21 @@ describe('categories', () => {
     expect(await list('q=zzzzqqq')).toEqual([])
   })
 
+  it('ids= gives exactly those categories, named in lang, even past the first 100 alphabetically', async () => {
+    const firstHundred = new Set((await list('limit=100')).map((c) => c.id))
+    const { rows } = await svc.deps.db.query<{ id: number; de: string }>(
+      "SELECT id, names->>'de' AS de FROM categories ORDER BY id",
+    )
+    const outside = rows.find((r) => !firstHundred.has(r.id))
+    expect(outside, 'more than 100 categories are seeded').toBeDefined()
+    const wanted = [rows[0]!.id, outside!.id]
+    const found = await list(`ids=${wanted.join(',')}&lang=de`)
+    expect(found.map((c) => c.id).sort((a, b) => a - b)).toEqual(wanted.sort((a, b) => a - b))
+    expect(found.find((c) => c.id === outside!.id)!.name).toBe(outside!.de)
+    expect(await list(`ids=${rows[0]!.id}&ids=${outside!.id}`)).toHaveLength(2)
+    expect((await get('/api/categories/?ids=abc')).status).toBe(400)
+  })
+
   it('rejects a bad limit, language or q with field errors', async () => {
     const res = await get(`/api/categories/?limit=0&lang=xx&q=${'a'.repeat(101)}`)
     expect(res.status).toBe(400)

@@ -3,6 +3,7 @@ import type { AppEnv } from '../app-env.ts'
 import type { Db } from '../db/db.ts'
 import { authed, security } from '../lib/authed.ts'
 import { authErrors, jsonError, languageSchema, safeString } from '../lib/schemas.ts'
+import { idListQuery } from '../lib/filters.ts'
 import { fold, matchRank } from './geo.ts'
 
 const CategorySchema = z
@@ -31,6 +32,9 @@ const categoriesRoute = createRoute({
         .optional()
         .openapi({ type: 'integer', minimum: 1, maximum: 100, default: 20 }),
       lang: languageSchema.optional(),
+      ids: idListQuery('category')
+        .optional()
+        .openapi({ description: 'Only these categories (names for ids a past search holds); q and limit then do not apply.' }),
     }),
   },
   responses: {
@@ -66,10 +70,21 @@ function loadCategories(db: Db): Promise<Category[]> {
 
 export function registerCategoryRoutes(app: OpenAPIHono<AppEnv>) {
   app.openapi(categoriesRoute, async (c) => {
-    const { q, limit = 20, lang = 'en' } = c.req.valid('query')
+    const { q, limit = 20, lang = 'en', ids } = c.req.valid('query')
     const categories = await loadCategories(c.var.deps.db)
     const collator = new Intl.Collator(lang)
     const nameOf = (cat: Category) => cat.names[lang] ?? cat.name_en
+    const toJson = (cat: Category) => ({ id: cat.id, slug: cat.slug, name: nameOf(cat), name_en: cat.name_en })
+    if (ids) {
+      const wanted = new Set(ids)
+      return c.json(
+        categories
+          .filter((cat) => wanted.has(cat.id))
+          .sort((a, b) => collator.compare(nameOf(a), nameOf(b)))
+          .map(toJson),
+        200,
+      )
+    }
     const query = fold(q ?? '')
     // Rank by the best of all its names: prefix before word-prefix before substring; then the
     // closest (shortest) matching name, so "restaur" finds Restaurant before Fast food restaurant;
@@ -89,7 +104,7 @@ export function registerCategoryRoutes(app: OpenAPIHono<AppEnv>) {
     }
     ranked.sort((a, b) => a.rank - b.rank || a.length - b.length || collator.compare(a.name, b.name) || a.cat.id - b.cat.id)
     return c.json(
-      ranked.slice(0, limit).map(({ cat, name }) => ({ id: cat.id, slug: cat.slug, name, name_en: cat.name_en })),
+      ranked.slice(0, limit).map(({ cat }) => toJson(cat)),
       200,
     )
   })

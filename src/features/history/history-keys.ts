@@ -11,5 +11,5 @@ export const lookupKeys = {
   level1: (country: string) => [...lookupKeys.all, 'level1', country] as const,
   level2: (id: string) => [...lookupKeys.all, 'level2', id] as const,
   level3: (country: string) => [...lookupKeys.all, 'level3', country] as const,
-  categories: (lang: string) => [...lookupKeys.all, 'categories', lang] as const,
+  categories: (lang: string, ids: readonly string[]) => [...lookupKeys.all, 'categories', lang, ids] as const,
 }

@@ -18,6 +18,8 @@ export const deltaResultSchema = z.object({
   freshness: z.nullish(
     z.object({
       original_exported_at: z.nullish(z.string()),
+      /** Reference service: the latest export of this search (original or fresh data), the cut-off for "new". */
+      last_exported_at: z.nullish(z.string()),
       original_lead_count: z.nullish(z.number()),
       current_total: z.nullish(z.number()),
       new_since_export: z.nullish(z.number()),

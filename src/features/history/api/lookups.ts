@@ -45,10 +45,11 @@ const categorySchema = z.object({
   slug: z.nullish(z.string()),
 })
 
-export const categoriesOptions = (lang: string) =>
+/** Names of the categories a past search holds, asked by id (a type-ahead's limit would miss some). */
+export const categoriesOptions = (lang: string, ids: readonly string[]) =>
   queryOptions({
-    queryKey: lookupKeys.categories(lang),
+    queryKey: lookupKeys.categories(lang, [...ids].sort()),
     queryFn: ({ signal }) =>
-      api('/api/categories', { query: { limit: 100, lang }, schema: z.array(categorySchema), signal }),
+      api('/api/categories', { query: { ids: [...ids].sort(), lang }, schema: z.array(categorySchema), signal }),
     ...forever,
   })

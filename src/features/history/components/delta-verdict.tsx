@@ -15,7 +15,7 @@ export function DeltaVerdict({ result }: { result: DeltaResult }) {
   const n = (v: number | null | undefined) => (v == null ? '—' : formatNumber(lng, v))
   const when = (v: string | null | undefined) => (v ? formatDateTime(lng, v) : '—')
   const f = result.freshness ?? {}
-  const date = when(f.original_exported_at)
+  const date = when(f.last_exported_at ?? f.original_exported_at)
   const plansLink = (
     <Link to={paths.plans} className="font-medium underline">
       {t('seePlans')}

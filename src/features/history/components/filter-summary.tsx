@@ -19,7 +19,7 @@ export function FilterSummary({ filters }: { filters: HistoryFilters }) {
     queries: (needsLevel3 ? countries : []).map((c) => level3ListOptions(c)),
   })
   const level2 = useQueries({ queries: filters.level2_location.map((id) => level2Options(id)) })
-  const categories = useQuery({ ...categoriesOptions(lng), enabled: filters.category.length > 0 })
+  const categories = useQuery({ ...categoriesOptions(lng, filters.category), enabled: filters.category.length > 0 })
 
   const nameIn = (lists: { data?: { id: string; name: string }[] | undefined }[], id: string) => {
     for (const l of lists) {
