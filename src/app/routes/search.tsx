@@ -1,6 +1,7 @@
 import { lazy, Suspense, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router'
+import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
 import { paths } from '@/config/paths'
@@ -23,19 +24,35 @@ export function Component() {
   const { t } = useTranslation('search')
   const navigate = useNavigate()
   useDocumentTitle(t('title'))
-  const [filters, setFilters] = useSearchFilters()
-  const { query: preview, settling } = usePreview(filters)
+  const [filters, setFilters, link] = useSearchFilters()
+  const opening = link.resolving || link.failed
+  const { query: preview, settling } = usePreview(filters, !opening)
   const [confirming, setConfirming] = useState(false)
-  const data = preview.data
-  const updating = settling || preview.isFetching
+  const data = opening ? undefined : preview.data
+  const updating = link.resolving || settling || preview.isFetching
 
   return (
     <main className="mx-auto w-full max-w-7xl p-4 sm:p-6">
       <h1 className="text-2xl font-bold">{t('title')}</h1>
       <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{t('intro')}</p>
+      {link.dropped && (
+        <Alert tone="warning" className="mt-4">
+          {t('linkDropped')}
+        </Alert>
+      )}
+      {link.failed && (
+        <Alert tone="error" className="mt-4">
+          <div className="flex flex-wrap items-center gap-2">
+            {t('linkError')}
+            <Button variant="secondary" onClick={link.retry}>
+              {t('retry')}
+            </Button>
+          </div>
+        </Alert>
+      )}
       <div className="mt-6 grid gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <div className="min-w-0">
-          <SearchBuilder filters={filters} onChange={setFilters} />
+          <SearchBuilder filters={filters} onChange={setFilters} loading={link.resolving} />
         </div>
         <div className="space-y-4 lg:sticky lg:top-4 lg:row-span-2 lg:self-start">
           <Card>

@@ -132,6 +132,26 @@ export function searchParamsToFilters(p: URLSearchParams): SearchFilters {
   }
 }
 
+/** The service's own filter names (an export's "Edit in search" link, or a pasted API query). */
+const API_PARAMS = [
+  'countries',
+  'category',
+  'level1_location',
+  'level2_location',
+  'level3_location',
+  'phone_number',
+  'main_activity_only',
+  'max_leads',
+] as const
+
+/**
+ * Whether the address holds the API-style form, whose ids need names from the service before
+ * they are filters (`email`/`website` count only as "true": "1" is also the canonical form).
+ */
+export function isApiStyleLink(p: URLSearchParams): boolean {
+  return API_PARAMS.some((name) => p.has(name)) || p.get('email') === 'true' || p.get('website') === 'true'
+}
+
 /** The query of GET /api/companies/ (what the count depends on: not the cap, not the format). */
 export function previewQuery(f: SearchFilters) {
   return {

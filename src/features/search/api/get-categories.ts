@@ -24,3 +24,16 @@ export const categoriesOptions = (q: string, lang: string) =>
     queryFn: ({ signal }) => getCategories(q, lang, signal),
     staleTime: 10 * 60_000,
   })
+
+export const getCategoriesByIds = (ids: string[], lang: string, signal?: AbortSignal) =>
+  api('/api/categories', { query: { ids, lang }, schema: z.array(categorySchema), signal })
+
+/** Exactly these categories (ids the service doesn't know are left out of the answer). */
+export const categoriesByIdsOptions = (ids: readonly string[], lang: string) => {
+  const sorted = [...new Set(ids)].sort()
+  return queryOptions({
+    queryKey: searchKeys.categoriesByIds(sorted, lang),
+    queryFn: ({ signal }) => getCategoriesByIds(sorted, lang, signal),
+    staleTime: 10 * 60_000,
+  })
+}

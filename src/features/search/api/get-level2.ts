@@ -23,3 +23,14 @@ export const level2Options = (country: string, states: string[]) =>
     queryFn: ({ signal }) => getLevel2(country, states, signal),
     staleTime: 60 * 60_000,
   })
+
+export const getLevel2One = (id: string, signal?: AbortSignal) =>
+  api(`/api/locations/level2/${encodeURIComponent(id)}`, { schema: level2Schema, signal })
+
+/** One county by id (404 when the service doesn't know it). */
+export const level2OneOptions = (id: string) =>
+  queryOptions({
+    queryKey: searchKeys.level2One(id),
+    queryFn: ({ signal }) => getLevel2One(id, signal),
+    staleTime: 60 * 60_000,
+  })

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next'
 import { Card } from '@/components/ui/card'
+import { Spinner } from '@/components/ui/spinner'
 import { withCountries, type SearchFilters } from '../filters'
 import { CategoryPicker } from './category-picker'
 import { CountryPicker } from './country-picker'
@@ -13,9 +14,30 @@ const FLAGS = [
   ['mainActivityOnly', 'mainActivityOnly'],
 ] as const
 
-/** Every filter of the search; the state itself lives in the address bar (the caller's). */
-export function SearchBuilder({ filters, onChange }: { filters: SearchFilters; onChange: (next: SearchFilters) => void }) {
+/**
+ * Every filter of the search; the state itself lives in the address bar (the caller's). While
+ * `loading` (a link's ids are being named) it shows only that.
+ */
+export function SearchBuilder({
+  filters,
+  onChange,
+  loading = false,
+}: {
+  filters: SearchFilters
+  onChange: (next: SearchFilters) => void
+  loading?: boolean
+}) {
   const { t } = useTranslation('search')
+  if (loading) {
+    return (
+      <Card>
+        <div className="flex min-h-24 items-center gap-3 text-sm" role="status" aria-busy="true">
+          <Spinner className="size-6" />
+          {t('openingLink')}
+        </div>
+      </Card>
+    )
+  }
   const places = { level1: filters.level1, level2: filters.level2, level3: filters.level3 }
   const single = filters.countries.length === 1 ? filters.countries[0] : undefined
   return (

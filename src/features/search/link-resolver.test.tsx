@@ -1,0 +1,207 @@
+import { screen } from '@testing-library/react'
+import { http, HttpResponse } from 'msw'
+import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { server } from '@/testing/msw-server'
+import { createTestQueryClient, renderWithProviders } from '@/testing/render'
+import { isApiStyleLink, searchParamsToFilters } from './filters'
+import { usePreview } from './hooks/use-preview'
+import { useSearchFilters } from './hooks/use-search-filters'
+import { resolveApiLink } from './link-resolver'
+
+const requests: URL[] = []
+const onRequest = ({ request }: { request: Request }) => void requests.push(new URL(request.url))
+server.events.on('request:start', onRequest)
+afterEach(() => {
+  requests.length = 0
+})
+afterAll(() => {
+  server.events.removeListener('request:start', onRequest)
+})
+
+const level1 = {
+  DE: [
+    { id: 3, name: 'Bavaria', code: 'DE-BY', country: 'DE' },
+    { id: 4, name: 'Hesse', code: 'DE-HE', country: 'DE' },
+  ],
+  AT: [{ id: 9, name: 'Tyrol', code: 'AT-7', country: 'AT' }],
+} as Record<string, unknown[]>
+const level3 = {
+  DE: [{ id: '77', name: 'Munich', code: 'm', level2_id: 20, level2_name: 'Upper Bavaria', level1_id: 3, level1_name: 'Bavaria' }],
+  AT: [{ id: '78', name: 'Innsbruck', code: 'i', level2_id: 21, level2_name: 'Innsbruck-Land', level1_id: 9, level1_name: 'Tyrol' }],
+} as Record<string, unknown[]>
+const level2 = {
+  20: { id: 20, name: 'Upper Bavaria', code: 'ob', level1_id: 3, level1_name: 'Bavaria' },
+  21: { id: 21, name: 'Innsbruck-Land', code: 'il', level1_id: 9, level1_name: 'Tyrol' },
+} as Record<string, unknown>
+const categories = [
+  { id: 12, slug: 'bakery', name: 'Bakery', name_en: 'Bakery' },
+  { id: 13, slug: 'florist', name: 'Florist', name_en: 'Florist' },
+]
+
+function serviceHandlers() {
+  server.use(
+    http.get('*/api/categories/', ({ request }) => {
+      const ids = new URL(request.url).searchParams.getAll('ids').flatMap((v) => v.split(','))
+      return HttpResponse.json(categories.filter((c) => ids.includes(String(c.id))))
+    }),
+    http.get('*/api/locations/level1/', ({ request }) =>
+      HttpResponse.json(level1[new URL(request.url).searchParams.get('country') ?? ''] ?? []),
+    ),
+    http.get('*/api/locations/level3/', ({ request }) =>
+      HttpResponse.json(level3[new URL(request.url).searchParams.get('country') ?? ''] ?? []),
+    ),
+    http.get('*/api/locations/level2/:id/', ({ params }) => {
+      const item = level2[String(params.id)]
+      return item ? HttpResponse.json(item) : HttpResponse.json({ detail: 'No such level-2 location.' }, { status: 404 })
+    }),
+  )
+}
+
+const historyLink =
+  'countries=DE&countries=AT&category=12&category=13&level1_location=3&level2_location=20,21&level3_location=77' +
+  '&email=true&phone_number=true&website=true&main_activity_only=true&max_leads=50&format=excel'
+
+describe('resolveApiLink', () => {
+  it('names every id of a full API-style link with the service’s answers', async () => {
+    serviceHandlers()
+    const result = await resolveApiLink(createTestQueryClient(), new URLSearchParams(historyLink), 'de')
+    expect(result).toEqual({
+      dropped: false,
+      filters: {
+        countries: ['DE', 'AT'],
+        categories: [
+          { id: '12', name: 'Bakery' },
+          { id: '13', name: 'Florist' },
+        ],
+        level1: [{ id: '3', name: 'Bavaria', country: 'DE' }],
+        level2: [
+          { id: '20', name: 'Upper Bavaria', country: 'DE' },
+          { id: '21', name: 'Innsbruck-Land', country: 'AT' },
+        ],
+        level3: [{ id: '77', name: 'Munich', country: 'DE' }],
+        email: true,
+        phone: true,
+        website: true,
+        mainActivityOnly: true,
+        cap: 50,
+        format: 'excel',
+      },
+    })
+    const categoryCall = requests.find((u) => u.pathname.endsWith('/api/categories/'))!
+    expect(categoryCall.searchParams.get('lang')).toBe('de')
+    expect(categoryCall.searchParams.getAll('ids').flatMap((v) => v.split(','))).toEqual(['12', '13'])
+  })
+
+  it('drops ids the service doesn’t know (and malformed ones) and says so', async () => {
+    serviceHandlers()
+    const link =
+      'countries=de,XYZ&category=12,999,abc&level1_location=3,55&level2_location=20,404&level3_location=77,nowhere' +
+      '&max_leads=-5&email=1'
+    const result = await resolveApiLink(createTestQueryClient(), new URLSearchParams(link), 'en')
+    expect(result.dropped).toBe(true)
+    expect(result.filters).toMatchObject({
+      countries: ['DE'],
+      categories: [{ id: '12', name: 'Bakery' }],
+      level1: [{ id: '3', name: 'Bavaria', country: 'DE' }],
+      level2: [{ id: '20', name: 'Upper Bavaria', country: 'DE' }],
+      level3: [{ id: '77', name: 'Munich', country: 'DE' }],
+      email: true,
+      phone: false,
+      cap: null,
+      format: 'csv',
+    })
+    // "abc" never reaches the service (it would answer 400)
+    expect(requests.find((u) => u.pathname.endsWith('/api/categories/'))!.searchParams.getAll('ids').join()).not.toContain('abc')
+  })
+
+  it('drops a county whose state belongs to none of the link’s countries', async () => {
+    serviceHandlers()
+    const result = await resolveApiLink(createTestQueryClient(), new URLSearchParams('countries=DE&level2_location=21'), 'en')
+    expect(result).toMatchObject({ dropped: true, filters: { countries: ['DE'], level2: [] } })
+  })
+})
+
+function Page() {
+  const [filters, , link] = useSearchFilters()
+  const { query } = usePreview(filters, !link.resolving && !link.failed)
+  return (
+    <div>
+      {link.resolving && <p>resolving</p>}
+      {link.dropped && <p>dropped</p>}
+      {query.data && <p>count {query.data.totalCount}</p>}
+    </div>
+  )
+}
+
+describe('the search page given an API-style link', () => {
+  it('replaces it with the canonical address, names included, and asks the preview only for the whole search', async () => {
+    serviceHandlers()
+    const previews: URLSearchParams[] = []
+    server.use(
+      http.get('*/api/companies/', ({ request }) => {
+        previews.push(new URL(request.url).searchParams)
+        return HttpResponse.json({ totalCount: 42, search_id: 1, results: [] })
+      }),
+    )
+    const { router } = renderWithProviders(<Page />, { route: `/search?${historyLink}` })
+    expect(screen.getByText('resolving')).toBeInTheDocument()
+    expect(await screen.findByText('count 42')).toBeInTheDocument()
+    expect(router.state.location.search).toBe(
+      '?' +
+        new URLSearchParams([
+          ['country', 'DE'],
+          ['country', 'AT'],
+          ['cat', '12:Bakery'],
+          ['cat', '13:Florist'],
+          ['l1', 'DE:3:Bavaria'],
+          ['l2', 'DE:20:Upper Bavaria'],
+          ['l2', 'AT:21:Innsbruck-Land'],
+          ['l3', 'DE:77:Munich'],
+          ['email', '1'],
+          ['phone', '1'],
+          ['website', '1'],
+          ['main', '1'],
+          ['cap', '50'],
+          ['format', 'excel'],
+        ]).toString(),
+    )
+    expect(router.state.historyAction).toBe('REPLACE')
+    expect(screen.queryByText('dropped')).not.toBeInTheDocument()
+    expect(previews).toHaveLength(1)
+    expect(previews[0]!.getAll('category')).toEqual(['12', '13'])
+    expect(previews[0]!.getAll('level3_location')).toEqual(['77'])
+  })
+
+  it('tells once that unknown places were left out', async () => {
+    serviceHandlers()
+    server.use(http.get('*/api/companies/', () => HttpResponse.json({ totalCount: 7, search_id: 2, results: [] })))
+    const { router } = renderWithProviders(<Page />, { route: '/search?countries=DE&level3_location=77,12345' })
+    expect(await screen.findByText('dropped')).toBeInTheDocument()
+    expect(router.state.location.search).toBe('?country=DE&l3=DE%3A77%3AMunich')
+  })
+
+  it('leaves a canonical address alone and asks the service nothing to read it', async () => {
+    const canonical = '?country=DE&cat=12%3ABakery&l3=DE%3A77%3AMunich&email=1&cap=50&format=excel'
+    expect(isApiStyleLink(new URLSearchParams(canonical))).toBe(false)
+    function Bare() {
+      const [filters, , link] = useSearchFilters()
+      return <p>{link.resolving ? 'resolving' : `ready ${filters.level3[0]?.name}`}</p>
+    }
+    const { router } = renderWithProviders(<Bare />, { route: `/search${canonical}` })
+    expect(screen.getByText('ready Munich')).toBeInTheDocument()
+    await new Promise((r) => setTimeout(r, 50))
+    expect(router.state.location.search).toBe(canonical)
+    expect(router.state.historyAction).toBe('POP')
+    expect(requests).toEqual([])
+    expect(searchParamsToFilters(new URLSearchParams(canonical)).categories).toEqual([{ id: '12', name: 'Bakery' }])
+  })
+})
+
+describe('isApiStyleLink', () => {
+  it('recognizes the service’s names but not the canonical flags', () => {
+    expect(isApiStyleLink(new URLSearchParams('email=true'))).toBe(true)
+    expect(isApiStyleLink(new URLSearchParams('max_leads=5'))).toBe(true)
+    expect(isApiStyleLink(new URLSearchParams('email=1&website=1&main=1&format=excel'))).toBe(false)
+  })
+})
+
