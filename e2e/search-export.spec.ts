@@ -168,6 +168,39 @@ test('build a search by keyboard, export CSV and capped Excel; files and balance
   expect(afterCsv - (await balance(request, account))).toBe(cap)
 })
 
+test('"Edit in search" on an export in the history opens the same search: same chips, same count', async ({ page, request }) => {
+  const account = await newAccount(request, { subscription: 5_000 })
+  await signIn(page, account)
+  await pickByKeyboard(page, 'Countries', 'Germ', 'Germany')
+  await pickByKeyboard(page, 'Categories', 'Rest', /^Restaurant/)
+  await pickByKeyboard(page, 'Find a place', 'Frankfurt', /Frankfurt am Main.*Hessen/)
+  // the checkbox follows the address, which updates in a transition: click, then wait for it
+  await page.getByRole('checkbox', { name: 'A phone number' }).click()
+  await expect(page.getByRole('checkbox', { name: 'A phone number' })).toBeChecked()
+  await page.getByLabel('Most leads to export').fill('2')
+  await page.getByLabel('Excel (XLSX)').click()
+  const chips = page.getByRole('list', { name: 'Chosen filters' }).getByRole('listitem')
+  await expect(chips).toHaveCount(5) // country, category, place, phone, cap
+  const count = await previewCount(page)
+  expect(count).toBeGreaterThan(0)
+  const chipTexts = await chips.allTextContents()
+  const searchUrl = new URL(page.url())
+  await confirmExport(page)
+
+  await page.goto('/history')
+  await page.getByRole('link', { name: 'Edit in search' }).first().click()
+  // the history's link uses the service's names; the search names its ids and takes its own address
+  await expect(page).toHaveURL((url) => url.pathname === '/search' && url.searchParams.has('country'))
+  expect(new URL(page.url()).searchParams.has('countries')).toBe(false)
+  expect(await previewCount(page)).toBe(count)
+  await expect(chips).toHaveText(chipTexts)
+  await expect(page.getByRole('checkbox', { name: 'A phone number' })).toBeChecked()
+  await expect(page.getByLabel('Most leads to export')).toHaveValue('2')
+  await expect(page.getByLabel('Excel (XLSX)')).toBeChecked()
+  expect(new URL(page.url()).searchParams.toString()).toBe(searchUrl.searchParams.toString())
+  await expect(page.getByText('no longer exist')).toHaveCount(0)
+})
+
 test('an export the account cannot pay for is refused before sending and charges nothing', async ({ page, request }) => {
   const account = await newAccount(request) // Free plan: 100 credits
   const start = await balance(request, account)
