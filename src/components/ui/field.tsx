@@ -10,73 +10,72 @@ interface FieldChrome {
   hint?: ReactNode
 }
 
+interface ControlProps {
+  id: string
+  'aria-invalid': true | undefined
+  'aria-describedby': string | undefined
+  className: string
+}
+
+/** Label, hint and error around one control, wired for screen readers. */
+function Field({
+  label,
+  error,
+  hint,
+  id,
+  className,
+  children,
+}: FieldChrome & { id: string | undefined; className: string; children: (control: ControlProps) => ReactNode }) {
+  const autoId = useId()
+  const controlId = id ?? autoId
+  const hintId = hint ? `${controlId}-hint` : undefined
+  const errorId = error ? `${controlId}-error` : undefined
+  return (
+    <div className={className}>
+      <label htmlFor={controlId} className="mb-1 block text-sm font-medium">
+        {label}
+      </label>
+      {children({
+        id: controlId,
+        'aria-invalid': error ? true : undefined,
+        'aria-describedby': [hintId, errorId].filter(Boolean).join(' ') || undefined,
+        className: inputClass,
+      })}
+      {hint && (
+        <p id={hintId} className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={errorId} className="mt-1 text-sm text-red-700 dark:text-red-400">
+          {error}
+        </p>
+      )}
+    </div>
+  )
+}
+
 /** A labelled text input for react-hook-form (`{...register('email')}`), with error and hint wired for screen readers. */
 export const TextField = forwardRef<HTMLInputElement, FieldChrome & InputHTMLAttributes<HTMLInputElement>>(
   function TextField({ label, error, hint, id, className = '', ...rest }, ref) {
-    const autoId = useId()
-    const inputId = id ?? autoId
-    const hintId = hint ? `${inputId}-hint` : undefined
-    const errorId = error ? `${inputId}-error` : undefined
     return (
-      <div className={className}>
-        <label htmlFor={inputId} className="mb-1 block text-sm font-medium">
-          {label}
-        </label>
-        <input
-          ref={ref}
-          id={inputId}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={[hintId, errorId].filter(Boolean).join(' ') || undefined}
-          className={inputClass}
-          {...rest}
-        />
-        {hint && (
-          <p id={hintId} className="mt-1 text-xs text-slate-600 dark:text-slate-400">
-            {hint}
-          </p>
-        )}
-        {error && (
-          <p id={errorId} className="mt-1 text-sm text-red-700 dark:text-red-400">
-            {error}
-          </p>
-        )}
-      </div>
+      <Field label={label} error={error} hint={hint} id={id} className={className}>
+        {(control) => <input ref={ref} {...control} {...rest} />}
+      </Field>
     )
   },
 )
 
 export const SelectField = forwardRef<HTMLSelectElement, FieldChrome & SelectHTMLAttributes<HTMLSelectElement>>(
   function SelectField({ label, error, hint, id, className = '', children, ...rest }, ref) {
-    const autoId = useId()
-    const selectId = id ?? autoId
-    const hintId = hint ? `${selectId}-hint` : undefined
-    const errorId = error ? `${selectId}-error` : undefined
     return (
-      <div className={className}>
-        <label htmlFor={selectId} className="mb-1 block text-sm font-medium">
-          {label}
-        </label>
-        <select
-          ref={ref}
-          id={selectId}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={[hintId, errorId].filter(Boolean).join(' ') || undefined}
-          className={inputClass}
-          {...rest}
-        >
-          {children}
-        </select>
-        {hint && (
-          <p id={hintId} className="mt-1 text-xs text-slate-600 dark:text-slate-400">
-            {hint}
-          </p>
+      <Field label={label} error={error} hint={hint} id={id} className={className}>
+        {(control) => (
+          <select ref={ref} {...control} {...rest}>
+            {children}
+          </select>
         )}
-        {error && (
-          <p id={errorId} className="mt-1 text-sm text-red-700 dark:text-red-400">
-            {error}
-          </p>
-        )}
-      </div>
+      </Field>
     )
   },
 )
