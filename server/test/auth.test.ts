@@ -277,6 +277,48 @@ describe('password reset', () => {
     expect((await body<{ errors: Record<string, string[]> }>(again)).errors.token).toBeDefined()
   })
 
+  const resetPassword = async (email: string, password: string) => {
+    expect((await post('/api/auth/password-reset/', { email })).status).toBe(202)
+    const ok = await post('/api/auth/password-reset/confirm/', { token: await tokenFrom(email), password })
+    expect(ok.status).toBe(200)
+  }
+
+  it('ends the access tokens issued before the reset; a login afterwards works', async () => {
+    const u = await signUp(svc)
+    expect((await svc.request('/api/user/profile/', { token: u.access })).status).toBe(200)
+    await resetPassword(u.email, 'brand new password')
+    const old = await svc.request('/api/user/profile/', { token: u.access })
+    expect(old.status).toBe(401)
+    expect(await body(old)).toMatchObject({ code: 'token_not_valid', detail: expect.any(String) })
+    const fresh = await login(svc, u.email, 'brand new password')
+    expect((await svc.request('/api/user/profile/', { token: fresh.access })).status).toBe(200)
+    // and keeps working later, and so do refreshed tokens
+    await advanceClock(svc, 120)
+    expect((await svc.request('/api/user/profile/', { token: fresh.access })).status).toBe(200)
+    const refreshed = await post('/api/token/refresh/', { refresh: fresh.refresh })
+    expect(refreshed.status).toBe(200)
+    const { access } = await body<{ access: string }>(refreshed)
+    expect((await svc.request('/api/user/profile/', { token: access })).status).toBe(200)
+  })
+
+  it('tells tokens of the same second apart: before the reset refused, after it accepted', async () => {
+    const u = await signUp(svc)
+    // Freeze the service clock mid-second: the old token, the reset and the new login share one instant.
+    const frozen = new Date((Math.floor(svc.deps.clock.now().getTime() / 1000) + 1) * 1000 + 500)
+    const now = vi.spyOn(svc.deps.clock, 'now').mockReturnValue(frozen)
+    try {
+      const before = await login(svc, u.email, u.password)
+      expect((await svc.request('/api/user/profile/', { token: before.access })).status).toBe(200)
+      await resetPassword(u.email, 'brand new password')
+      expect((await svc.request('/api/user/profile/', { token: before.access })).status).toBe(401)
+      const after = await login(svc, u.email, 'brand new password')
+      expect((await svc.request('/api/user/profile/', { token: after.access })).status).toBe(200)
+    } finally {
+      now.mockRestore()
+      await advanceClock(svc, 2) // the clock never runs backwards for the tests after this one
+    }
+  })
+
   it('refuses an unknown token, a short password, and a token older than one hour', async () => {
     const unknown = await post('/api/auth/password-reset/confirm/', { token: 'nope', password: 'long enough' })
     expect(unknown.status).toBe(400)

@@ -35,17 +35,35 @@ export async function signRefreshToken(
     .sign(key(secret))
 }
 
+/**
+ * Tokens carry `iat` in whole seconds, so a token issued earlier in the second of a password reset
+ * and one issued later in it would look alike. The choice: `users.tokens_valid_after` holds the exact
+ * reset instant, and the first second whose tokens are valid is the one AFTER the reset's second
+ * (floor + 1) — so every token issued before the reset, same second included, is refused. A token
+ * issued after the reset but still in its second gets its `iat` (and `exp`) stamped with that next
+ * second instead (`issuedAtSeconds`): at most one second ahead, never refused, never shorter-lived.
+ */
+export function firstValidIatSeconds(tokensValidAfter: Date | null | undefined): number | null {
+  return tokensValidAfter ? Math.floor(new Date(tokensValidAfter).getTime() / 1000) + 1 : null
+}
+
+/** The `iat` for a token issued now to an account whose tokens are valid after `tokensValidAfter`. */
+export function issuedAtSeconds(now: Date, tokensValidAfter: Date | null | undefined): number {
+  const nowSeconds = Math.floor(now.getTime() / 1000)
+  return Math.max(nowSeconds, firstValidIatSeconds(tokensValidAfter) ?? nowSeconds)
+}
+
 /** Verifies a JWT of the given type against the service clock; null when invalid or expired. */
 export async function verifyToken(
   secret: string,
   token: string,
   type: 'access' | 'refresh',
   now: Date,
-): Promise<{ userId: number; jti: string } | null> {
+): Promise<{ userId: number; jti: string; iat: number } | null> {
   try {
     const { payload } = await jwtVerify(token, key(secret), { algorithms: ['HS256'], currentDate: now })
-    if (payload.token_type !== type || !payload.sub || !payload.jti) return null
-    return { userId: Number(payload.sub), jti: payload.jti }
+    if (payload.token_type !== type || !payload.sub || !payload.jti || typeof payload.iat !== 'number') return null
+    return { userId: Number(payload.sub), jti: payload.jti, iat: payload.iat }
   } catch {
     return null
   }
@@ -69,8 +87,15 @@ export const requireAuth: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (/^bearer$/i.test(scheme!) && looksLikeJwt(token)) {
     const claims = await verifyToken(config.secret, token, 'access', now)
     if (!claims) throw tokenNotValid()
-    const found = await db.query<{ id: number }>('SELECT id FROM users WHERE id = $1', [claims.userId])
-    if (!found.rows[0]) throw tokenNotValid('User not found')
+    const found = (
+      await db.query<{ id: number; tokens_valid_after: Date | null }>('SELECT id, tokens_valid_after FROM users WHERE id = $1', [
+        claims.userId,
+      ])
+    ).rows[0]
+    if (!found) throw tokenNotValid('User not found')
+    // Issued before the last password reset (see firstValidIatSeconds for the same-second rule).
+    const firstValid = firstValidIatSeconds(found.tokens_valid_after)
+    if (firstValid !== null && claims.iat < firstValid) throw tokenNotValid('Token was issued before the password was changed')
     c.set('user', { id: claims.userId })
     c.set('credential', `jwt:${claims.userId}`)
     return next()

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi'
 import type { AppEnv } from '../app-env.ts'
-import { signAccessToken, signRefreshToken, verifyToken } from '../lib/auth.ts'
+import { issuedAtSeconds, signAccessToken, signRefreshToken, verifyToken } from '../lib/auth.ts'
 import { addMonths, loadAccount } from '../lib/credits.ts'
 import { badRequest, HttpError, tokenNotValid } from '../lib/errors.ts'
 import { sendMail } from '../lib/mail.ts'
@@ -123,7 +123,10 @@ const isUniqueViolation = (err: unknown) =>
 
 async function issueTokens(q: Queryable, secret: string, userId: number, familyId: string, now: Date) {
   const jti = randomUUID()
-  const nowSeconds = Math.floor(now.getTime() / 1000)
+  const user = (await q.query<{ tokens_valid_after: Date | null }>('SELECT tokens_valid_after FROM users WHERE id = $1', [userId]))
+    .rows[0]
+  // Normally now; the second after a password reset for tokens issued within the reset's second.
+  const nowSeconds = issuedAtSeconds(now, user?.tokens_valid_after)
   await q.query(
     'INSERT INTO refresh_tokens (jti, user_id, family_id, expires_at, created_at) VALUES ($1, $2, $3, $4, $5)',
     [jti, userId, familyId, new Date(now.getTime() + REFRESH_TOKEN_SECONDS * 1000), now],
@@ -282,7 +285,8 @@ export function registerAuthRoutes(app: OpenAPIHono<AppEnv>) {
       )
       const userId = used.rows[0]?.user_id
       if (!userId) return false
-      await q.query('UPDATE users SET password_hash = $2 WHERE id = $1', [userId, passwordHash])
+      // tokens_valid_after: access tokens issued up to now stop working at once (lib/auth.ts).
+      await q.query('UPDATE users SET password_hash = $2, tokens_valid_after = $3 WHERE id = $1', [userId, passwordHash, now])
       // Other open reset links and every session of the account end with the old password.
       await q.query('UPDATE password_resets SET used_at = $2 WHERE user_id = $1 AND used_at IS NULL', [userId, now])
       await q.query('UPDATE refresh_tokens SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL', [userId, now])
