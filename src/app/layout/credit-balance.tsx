@@ -2,20 +2,27 @@ import { useTranslation } from 'react-i18next'
 import { useProfile } from '@/lib/api/profile'
 import { formatNumber } from '@/lib/format'
 
-/** Subscription credits left of the period's total, and purchased credits: always in the header. */
+/**
+ * Subscription credits left of the period's total, and purchased credits: always in the header.
+ * Grants and rollovers can leave more than the plan's monthly total: then "of N" would read as
+ * nonsense (3,298 of 1,000), so only the number is shown.
+ */
 export function CreditBalance({ className = '' }: { className?: string }) {
   const { t, i18n } = useTranslation('common')
   const { data: profile, isError } = useProfile()
   const lng = i18n.resolvedLanguage ?? 'en'
   if (isError && !profile) return <p className={`text-xs text-slate-600 dark:text-slate-400 ${className}`}>{t('credits.unavailable')}</p>
   const n = (v: number | undefined) => (v === undefined ? '…' : formatNumber(lng, v))
+  const left = profile?.remaining_credits
+  const total = profile?.total_credits
+  const aboveTotal = left !== undefined && total !== undefined && left > total
   return (
     <section aria-label={t('credits.label')} className={className}>
       <dl className="flex flex-wrap items-center gap-x-4 gap-y-0.5 text-xs leading-tight">
         <div className="flex gap-1">
           <dt className="text-slate-600 dark:text-slate-400">{t('credits.subscription')}</dt>
           <dd className="font-semibold tabular-nums" data-testid="credits-subscription">
-            {t('credits.subscriptionValue', { left: n(profile?.remaining_credits), total: n(profile?.total_credits) })}
+            {aboveTotal ? n(left) : t('credits.subscriptionValue', { left: n(left), total: n(total) })}
           </dd>
         </div>
         <div className="flex gap-1">

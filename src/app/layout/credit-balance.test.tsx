@@ -1,0 +1,49 @@
+import { screen } from '@testing-library/react'
+import { http, HttpResponse } from 'msw'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { resetSessionForTests, setTokensForTests } from '@/lib/session'
+import { server } from '@/testing/msw-server'
+import { renderWithProviders } from '@/testing/render'
+import { CreditBalance } from './credit-balance'
+
+const profile = {
+  id: 3,
+  email: 'grace@example.com',
+  first_name: 'Grace',
+  last_name: 'Hopper',
+  subscription_plan: { plan_type: 'Basic', monthly_credits: 1000, price_per_month: '19.00', link_expiration_days: 14 },
+  total_credits: 1000,
+  remaining_credits: 250,
+  purchased_credits_available: 300,
+  purchased_credits_expiring_soon: 0,
+  current_period_start: 1_793_000_000,
+  current_period_end: 1_795_592_000,
+  can_download_fresh_exports: true,
+  preferred_language: 'en',
+}
+
+async function subscriptionShown(remaining: number, total: number) {
+  server.use(http.get('/api/user/profile/', () => HttpResponse.json({ ...profile, remaining_credits: remaining, total_credits: total })))
+  renderWithProviders(<CreditBalance />)
+  await screen.findByText('300')
+  return screen.getByTestId('credits-subscription').textContent
+}
+
+beforeEach(() => {
+  resetSessionForTests()
+  setTokensForTests('access', 'refresh')
+})
+
+describe('credit balance', () => {
+  it('shows the subscription credits left of the period total', async () => {
+    expect(await subscriptionShown(250, 1000)).toBe('250 of 1,000')
+  })
+
+  it('still shows "of" when exactly the total is left', async () => {
+    expect(await subscriptionShown(1000, 1000)).toBe('1,000 of 1,000')
+  })
+
+  it('shows only the number when grants or rollovers put the credits above the total', async () => {
+    expect(await subscriptionShown(3298, 1000)).toBe('3,298')
+  })
+})
