@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react'
+import { fireEvent, screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { http, HttpResponse } from 'msw'
 import { describe, expect, it, vi } from 'vitest'
@@ -86,5 +86,55 @@ describe('export confirmation', () => {
     expect(
       await screen.findByText('The service refused: 80 credits needed, 12 available. Nothing was charged.'),
     ).toBeInTheDocument()
+  })
+
+  it('starts exactly one export when "Start export" is pressed twice before the first answer', async () => {
+    const queryClient = withBalance(100, 0)
+    let posts = 0
+    server.use(
+      http.post('*/api/download-csv/', async () => {
+        posts += 1
+        await new Promise((r) => setTimeout(r, 50))
+        return HttpResponse.json({ search_id: 99, status: 'PENDING', lead_count: 80, credits_charged: 80 }, { status: 202 })
+      }),
+    )
+    const onStarted = vi.fn()
+    renderWithProviders(<ExportConfirmDialog {...props} totalCount={80} cap={null} onStarted={onStarted} />, { queryClient })
+    const button = await screen.findByRole('button', { name: 'Start export' })
+    // Two presses in the same tick: React has not re-rendered with isPending between them.
+    fireEvent.click(button)
+    fireEvent.click(button)
+    await waitFor(() => expect(button).toBeDisabled())
+    await userEvent.keyboard('{Enter}')
+    await waitFor(() => expect(onStarted).toHaveBeenCalledTimes(1))
+    expect(button).toBeDisabled()
+    fireEvent.click(button)
+    await new Promise((r) => setTimeout(r, 100))
+    expect(posts).toBe(1)
+    expect(onStarted).toHaveBeenCalledTimes(1)
+  })
+
+  it('lets the person try again after a failed start, still one request per press', async () => {
+    const queryClient = withBalance(100, 0)
+    let posts = 0
+    server.use(
+      http.post('*/api/download-csv/', () => {
+        posts += 1
+        return posts === 1
+          ? HttpResponse.json({ detail: 'Busy' }, { status: 503 })
+          : HttpResponse.json({ search_id: 99, status: 'PENDING', lead_count: 80, credits_charged: 80 }, { status: 202 })
+      }),
+    )
+    const onStarted = vi.fn()
+    renderWithProviders(<ExportConfirmDialog {...props} totalCount={80} cap={null} onStarted={onStarted} />, { queryClient })
+    const button = await screen.findByRole('button', { name: 'Start export' })
+    fireEvent.click(button)
+    fireEvent.click(button)
+    await waitFor(() => expect(button).toBeEnabled())
+    expect(posts).toBe(1)
+    fireEvent.click(button)
+    fireEvent.click(button)
+    await waitFor(() => expect(onStarted).toHaveBeenCalledTimes(1))
+    expect(posts).toBe(2)
   })
 })

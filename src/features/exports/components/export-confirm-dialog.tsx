@@ -1,3 +1,4 @@
+import { useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { Alert } from '@/components/ui/alert'
@@ -37,16 +38,31 @@ export function ExportConfirmDialog({ open, onClose, searchId, totalCount, cap, 
   const linkDays = profile.data?.subscription_plan?.link_expiration_days
   const refused = insufficientCredits(start.error)
 
+  // Starting an export charges credits: a second press (double-click, Enter twice) before React re-renders
+  // with isPending must not send a second request, so the guard is a ref set synchronously on the first press.
+  // It is released only when the start failed (so the person can retry) or the dialog is closed.
+  const sending = useRef(false)
+
   const close = () => {
+    if (start.isPending) return
+    sending.current = false
     start.reset()
     onClose()
   }
 
-  const submit = () =>
+  const submit = () => {
+    if (sending.current) return
+    sending.current = true
     start.mutate(
       { search_id: searchId, export_format: format, ...(cap !== null ? { max_leads: cap } : {}) },
-      { onSuccess: (started) => onStarted(started) },
+      {
+        onSuccess: (started) => onStarted(started),
+        onError: () => {
+          sending.current = false
+        },
+      },
     )
+  }
 
   return (
     <Dialog
@@ -58,7 +74,11 @@ export function ExportConfirmDialog({ open, onClose, searchId, totalCount, cap, 
           <Button variant="secondary" onClick={close}>
             {t('cancel')}
           </Button>
-          <Button onClick={submit} loading={start.isPending} disabled={!payment || !payment.enough || cost === 0}>
+          <Button
+            onClick={submit}
+            loading={start.isPending || start.isSuccess}
+            disabled={!payment || !payment.enough || cost === 0}
+          >
             {t('start')}
           </Button>
         </>
