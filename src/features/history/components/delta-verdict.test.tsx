@@ -72,6 +72,9 @@ describe('DeltaVerdict', () => {
     renderWithProviders(<DeltaVerdict result={verdict({ status: 'rejected', validation_code: 'fresh_exports_not_allowed' })} />)
     expect(screen.getByText('Your plan does not include fresh data')).toBeInTheDocument()
     expect(screen.getByRole('link', { name: 'See plans' })).toHaveAttribute('href', '/plans')
+    // no figures table: credits required/available mean nothing when the plan excludes fresh data
+    expect(screen.queryByText('Credits required')).not.toBeInTheDocument()
+    expect(screen.queryByText('Leads matching now')).not.toBeInTheDocument()
   })
 
   it('not_completed asks to wait for the original export', () => {

@@ -98,6 +98,9 @@ export function DeltaVerdict({ result }: { result: DeltaResult }) {
     [t('delta.figures.checkedAt'), when(result.freshness_checked_at)],
   ]
 
+  // the plan excludes fresh data: the figures (credits required 0, …) would only confuse
+  if (!deltaStarted(result) && result.validation_code === 'fresh_exports_not_allowed') return verdict
+
   return (
     <div className="space-y-4">
       {verdict}

@@ -155,7 +155,9 @@ export function HistoryEntryCard({
             {download.isPending ? t('actions.downloading') : t('actions.download')}
           </Button>
         )}
-        {phase === 'completed' && (
+        {/* when the plan excludes fresh data, the explanation and the Plans link above replace the button:
+            asking the service would only earn a 403 */}
+        {phase === 'completed' && freshAllowed !== false && (
           <Button variant={expired ? 'primary' : 'secondary'} onClick={() => onFresh(entry.search_id)}>
             {t('actions.fresh')}
           </Button>

@@ -185,8 +185,27 @@ describe('HistoryPage', () => {
     expect(bodies).toEqual([{ dry_run: true }, {}])
   })
 
-  it('a 403 rejection of the dry run is a verdict, with no confirm button', async () => {
+  it('a plan without fresh data: explanation and Plans link instead of the button, and no call to the service', async () => {
     serve([entry(8)], { fresh: false })
+    let asked = 0
+    server.use(
+      http.post('/api/user/search-history/8/download-delta/', () => {
+        asked++
+        return HttpResponse.json({ detail: 'no' }, { status: 403 })
+      }),
+    )
+    renderWithProviders(<HistoryPage />, { route: '/history' })
+    const c = await screen.findByRole('article', { name: /Export #8/ })
+    expect(await within(c).findByText('Your plan does not include fresh-data exports.')).toBeInTheDocument()
+    expect(within(c).getByRole('link', { name: 'See plans' })).toHaveAttribute('href', '/plans')
+    expect(within(c).queryByRole('button', { name: 'Fresh data only' })).not.toBeInTheDocument()
+    expect(within(c).getByRole('button', { name: 'Download again' })).toBeInTheDocument()
+    expect(asked).toBe(0)
+  })
+
+  it('a 403 fresh_exports_not_allowed verdict: only the explanation and the Plans link, no figures, no confirm', async () => {
+    // the profile still said yes (e.g. the plan changed meanwhile): the service is the judge
+    serve([entry(8)], { fresh: true })
     server.use(
       http.post('/api/user/search-history/8/download-delta/', () =>
         HttpResponse.json(
@@ -207,11 +226,13 @@ describe('HistoryPage', () => {
     )
     renderWithProviders(<HistoryPage />, { route: '/history' })
     const c = await screen.findByRole('article', { name: /Export #8/ })
-    // the plan is explained on the entry itself
-    expect(await within(c).findByText('Your plan does not include fresh-data exports.')).toBeInTheDocument()
     await userEvent.click(within(c).getByRole('button', { name: 'Fresh data only' }))
     const dialog = await screen.findByRole('dialog')
     expect(await within(dialog).findByText('Your plan does not include fresh data')).toBeInTheDocument()
+    expect(within(dialog).getByRole('link', { name: 'See plans' })).toHaveAttribute('href', '/plans')
+    expect(within(dialog).queryByText('Credits required')).not.toBeInTheDocument()
+    expect(within(dialog).queryByText('Credits available')).not.toBeInTheDocument()
+    expect(within(dialog).queryByRole('region', { name: 'Freshness figures' })).not.toBeInTheDocument()
     expect(within(dialog).queryByRole('button', { name: /^Export / })).not.toBeInTheDocument()
   })
 
