@@ -179,11 +179,14 @@ test('a plan without fresh exports is explained, with the way to plans', async (
   await signIn(page, a)
   const card = entryCard(page, id)
   await expect(card.getByText('Your plan does not include fresh-data exports.')).toBeVisible()
-  await card.getByRole('button', { name: 'Fresh data only' }).click()
-  const dialog = page.getByRole('dialog')
-  await expect(dialog.getByText('Your plan does not include fresh data')).toBeVisible()
-  await expect(dialog.getByRole('button', { name: /^Export / })).toHaveCount(0)
-  await expect(dialog.getByRole('link', { name: 'See plans' })).toHaveAttribute('href', '/plans')
+  await expect(card.getByRole('link', { name: 'See plans' })).toHaveAttribute('href', '/plans')
+  // the profile already says no: no button that would only earn a 403
+  await expect(card.getByRole('button', { name: 'Download again' })).toBeVisible()
+  await expect(card.getByRole('button', { name: 'Fresh data only' })).toHaveCount(0)
+  // the service agrees: the dry run is refused with the verdict the dialog would show
+  const verdict = await api<{ validation_code: string }>(request, a, 'POST', `/api/user/search-history/${id}/download-delta/`, { dry_run: true })
+  expect(verdict.status).toBe(403)
+  expect(verdict.body.validation_code).toBe('fresh_exports_not_allowed')
 })
 
 test('retry a failed export without a second charge', async ({ page, request }) => {
