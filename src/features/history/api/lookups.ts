@@ -34,7 +34,12 @@ export const level3ListOptions = (country: string) =>
   queryOptions({
     queryKey: lookupKeys.level3(country),
     queryFn: ({ signal }) =>
-      api('/api/locations/level3', { query: { country }, schema: z.array(idName), signal }),
+      api('/api/locations/level3', {
+        query: { country },
+        // the parents tell apart places that share a name (Springfield, Springfield, …)
+        schema: z.array(z.extend(idName, { level2_name: z.nullish(z.string()), level1_name: z.nullish(z.string()) })),
+        signal,
+      }),
     ...forever,
   })
 

@@ -21,18 +21,25 @@ export function FilterSummary({ filters }: { filters: HistoryFilters }) {
   const level2 = useQueries({ queries: filters.level2_location.map((id) => level2Options(id)) })
   const categories = useQuery({ ...categoriesOptions(lng, filters.category), enabled: filters.category.length > 0 })
 
-  const nameIn = (lists: { data?: { id: string; name: string }[] | undefined }[], id: string) => {
+  type Named = { id: string; name: string; level1_name?: string | null; level2_name?: string | null }
+  /** "Springfield (Hampden County)": places that share a name are told apart by their parent. */
+  const withParent = (name: string, parent: string | null | undefined) =>
+    parent ? t('filters.placeIn', { name, parent }) : name
+  const nameIn = (lists: { data?: Named[] | undefined }[], id: string, parentOf: (p: Named) => string | null | undefined) => {
     for (const l of lists) {
       const hit = l.data?.find((x) => x.id === id)
-      if (hit) return hit.name
+      if (hit) return withParent(hit.name, parentOf(hit))
     }
     return t('filters.place', { id })
   }
 
   const places = [
-    ...filters.level1_location.map((id) => nameIn(level1, id)),
-    ...filters.level2_location.map((id, i) => level2[i]?.data?.name ?? t('filters.place', { id })),
-    ...filters.level3_location.map((id) => nameIn(level3, id)),
+    ...filters.level1_location.map((id) => nameIn(level1, id, () => null)),
+    ...filters.level2_location.map((id, i) => {
+      const p = level2[i]?.data
+      return p ? withParent(p.name, p.level1_name) : t('filters.place', { id })
+    }),
+    ...filters.level3_location.map((id) => nameIn(level3, id, (p) => p.level2_name ?? p.level1_name)),
   ]
   const categoryNames = filters.category.map((id) => {
     const c = categories.data?.find((x) => x.id === id || x.slug === id)

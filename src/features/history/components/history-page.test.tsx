@@ -256,6 +256,29 @@ describe('HistoryPage', () => {
     expect(retried).toBe(1)
   })
 
+  it('places that share a name are told apart by their parent', async () => {
+    serve([entry(3, { filters: { ...entry(3).filters, countries: ['US'], level2_location: ['20'], level3_location: ['501', '502'] } })])
+    server.use(
+      http.get('/api/locations/level2/20/', () =>
+        HttpResponse.json({ id: 20, name: 'Hampden County', code: 'HMP', level1_id: 2, level1_name: 'Massachusetts' }),
+      ),
+      http.get('/api/locations/level3/', () =>
+        HttpResponse.json([
+          { id: 501, name: 'Springfield', code: 'SPM', level2_id: 20, level2_name: 'Hampden County', level1_id: 2, level1_name: 'Massachusetts' },
+          { id: 502, name: 'Springfield', code: 'SPI', level2_id: 30, level2_name: 'Sangamon County', level1_id: 3, level1_name: 'Illinois' },
+        ]),
+      ),
+    )
+    renderWithProviders(<HistoryPage />, { route: '/history' })
+    const c = await screen.findByRole('article', { name: /Export #3/ })
+    const places = within(c).getByText('Places').nextElementSibling as HTMLElement
+    await waitFor(() =>
+      expect(places.textContent).toBe(
+        'Hampden County (Massachusetts), Springfield (Hampden County), and Springfield (Sangamon County)',
+      ),
+    )
+  })
+
   it('"Edit in search" carries the same filters', async () => {
     serve([entry(2, { filters: { countries: ['DE', 'FR'], category: [12], level1_location: [3], level2_location: [], level3_location: ['77'], email: true, phone_number: true, website: false, main_activity_only: true }, max_leads: 50, capped: true })])
     server.use(
