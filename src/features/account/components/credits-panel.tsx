@@ -28,7 +28,7 @@ export function CreditsPanel({ profile }: { profile: Profile }) {
       <dl className="grid gap-4 sm:grid-cols-2">
         <div>
           <dt className="text-sm text-slate-600 dark:text-slate-400">{t('credits.plan')}</dt>
-          <dd className="text-lg font-semibold capitalize">{plan?.plan_type ?? t('credits.noPlan')}</dd>
+          <dd className="text-lg font-semibold capitalize">{plan ? <bdi>{plan.plan_type}</bdi> : t('credits.noPlan')}</dd>
           {plan && <dd className="text-sm">{t('credits.monthly', { count: plan.monthly_credits, n: n(plan.monthly_credits) })}</dd>}
         </div>
         <div>

@@ -80,8 +80,8 @@ export function ProfileForm({ profile }: { profile: Profile }) {
   return (
     <form onSubmit={handleSubmit(onSubmit)} noValidate className="space-y-4">
       <div className="grid gap-4 sm:grid-cols-2">
-        <TextField label={t('profile.firstName')} autoComplete="given-name" error={message('first_name')} {...register('first_name')} />
-        <TextField label={t('profile.lastName')} autoComplete="family-name" error={message('last_name')} {...register('last_name')} />
+        <TextField label={t('profile.firstName')} dir="auto" autoComplete="given-name" error={message('first_name')} {...register('first_name')} />
+        <TextField label={t('profile.lastName')} dir="auto" autoComplete="family-name" error={message('last_name')} {...register('last_name')} />
       </div>
       <TextField label={t('profile.email')} type="email" dir="ltr" autoComplete="email" error={message('email')} {...register('email')} />
       <SelectField

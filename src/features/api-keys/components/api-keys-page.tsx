@@ -12,6 +12,7 @@ import { apiKeysOptions, isExpired, type ApiKey } from '../api/get-api-keys'
 import { useRevokeApiKey } from '../api/revoke-api-key'
 import { CreateKeyForm } from './create-key-form'
 import { CreatedKeyDialog } from './created-key-dialog'
+import { withIsolated } from '../isolated'
 
 export function ApiKeysPage() {
   const { t } = useTranslation('apikeys')
@@ -48,7 +49,7 @@ export function ApiKeysPage() {
       <Card title={t('list.label')}>
         {revokedPrefix && (
           <Alert tone="success" className="mb-4">
-            {t('revoke.done', { prefix: revokedPrefix })}
+            {withIsolated((prefix) => t('revoke.done', { prefix }), revokedPrefix)}
           </Alert>
         )}
         {keys.isPending && (
@@ -108,7 +109,7 @@ function KeyTable({ keys, onRevoke }: { keys: ApiKey[]; onRevoke: (k: ApiKey) =>
             return (
               <tr key={k.id} className="border-b border-slate-100 last:border-0 dark:border-slate-800">
                 <td className="py-2 pe-3 font-mono">
-                  <span dir="ltr">{k.token_key}…</span>
+                  <bdi dir="ltr">{k.token_key}…</bdi>
                 </td>
                 <td className="hidden py-2 pe-3 sm:table-cell">{formatDateTime(lng, k.created)}</td>
                 <td className="py-2 pe-3">{k.expiry ? formatDate(lng, k.expiry) : t('list.never')}</td>
@@ -149,8 +150,8 @@ function RevokeDialog({ apiKey, onClose, onRevoked }: { apiKey: ApiKey; onClose:
     <Dialog
       open
       onClose={revoke.isPending ? () => {} : onClose}
-      title={t('revoke.title', { prefix: apiKey.token_key })}
-      description={t('revoke.body', { prefix: apiKey.token_key })}
+      title={withIsolated((prefix) => t('revoke.title', { prefix }), apiKey.token_key)}
+      description={withIsolated((prefix) => t('revoke.body', { prefix }), apiKey.token_key)}
       actions={
         <>
           <Button variant="secondary" onClick={onClose} disabled={revoke.isPending}>

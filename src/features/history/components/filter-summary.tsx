@@ -1,4 +1,5 @@
 import { useQueries, useQuery } from '@tanstack/react-query'
+import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { countryName } from '@/lib/format'
 import type { HistoryFilters } from '../api/get-search-history'
@@ -51,10 +52,13 @@ export function FilterSummary({ filters }: { filters: HistoryFilters }) {
     filters.website && t('filters.website'),
   ].filter((x): x is string => Boolean(x))
 
-  const list = (items: string[]) =>
-    new Intl.ListFormat(lng, { style: 'long', type: 'conjunction' }).format(items)
+  // each item in its own <bdi>: a Latin place name inside Hebrew must not pull in the list's "ו-" or commas
+  const list = (items: string[]): ReactNode =>
+    new Intl.ListFormat(lng, { style: 'long', type: 'conjunction' })
+      .formatToParts(items)
+      .map((p, i) => (p.type === 'element' ? <bdi key={i}>{p.value}</bdi> : p.value))
 
-  const rows: [string, string][] = []
+  const rows: [string, ReactNode][] = []
   if (countries.length) rows.push([t('filters.countries'), list(countries.map((c) => countryName(lng, c)))])
   if (categoryNames.length) rows.push([t('filters.categories'), list(categoryNames)])
   if (places.length) rows.push([t('filters.places'), list(places)])
