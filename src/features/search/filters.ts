@@ -152,6 +152,29 @@ export function isApiStyleLink(p: URLSearchParams): boolean {
   return API_PARAMS.some((name) => p.has(name)) || p.get('email') === 'true' || p.get('website') === 'true'
 }
 
+/**
+ * The same search in the API-style form (ids only, no names), so that a canonical address's names can
+ * be asked from the service instead of being believed: a pasted link may carry any name.
+ */
+export function filtersToApiParams(f: SearchFilters): URLSearchParams {
+  const p = new URLSearchParams()
+  for (const c of f.countries) p.append('countries', c)
+  for (const c of f.categories) p.append('category', c.id)
+  for (const x of f.level1) p.append('level1_location', x.id)
+  for (const x of f.level2) p.append('level2_location', x.id)
+  for (const x of f.level3) p.append('level3_location', x.id)
+  if (f.email) p.set('email', 'true')
+  if (f.phone) p.set('phone_number', 'true')
+  if (f.website) p.set('website', 'true')
+  if (f.mainActivityOnly) p.set('main_activity_only', 'true')
+  if (f.cap !== null) p.set('max_leads', String(f.cap))
+  if (f.format !== 'csv') p.set('format', f.format)
+  return p
+}
+
+/** Whether the search holds names that came with the address (categories or places). */
+export const hasNamedIds = (f: SearchFilters) => f.categories.length + f.level1.length + f.level2.length + f.level3.length > 0
+
 /** The query of GET /api/companies/ (what the count depends on: not the cap, not the format). */
 export function previewQuery(f: SearchFilters) {
   return {

@@ -3,7 +3,7 @@ import { http, HttpResponse } from 'msw'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { server } from '@/testing/msw-server'
 import { createTestQueryClient, renderWithProviders } from '@/testing/render'
-import { isApiStyleLink, searchParamsToFilters } from './filters'
+import { isApiStyleLink } from './filters'
 import { usePreview } from './hooks/use-preview'
 import { useSearchFilters } from './hooks/use-search-filters'
 import { resolveApiLink } from './link-resolver'
@@ -180,20 +180,70 @@ describe('the search page given an API-style link', () => {
     expect(router.state.location.search).toBe('?country=DE&l3=DE%3A77%3AMunich')
   })
 
-  it('leaves a canonical address alone and asks the service nothing to read it', async () => {
-    const canonical = '?country=DE&cat=12%3ABakery&l3=DE%3A77%3AMunich&email=1&cap=50&format=excel'
-    expect(isApiStyleLink(new URLSearchParams(canonical))).toBe(false)
+})
+
+describe('the search page given a canonical address', () => {
+  it('takes the chips’ names from the service by id, not from the address, and replaces the address', async () => {
+    serviceHandlers()
+    server.use(http.get('*/api/companies/', () => HttpResponse.json({ totalCount: 5, search_id: 3, results: [] })))
+    const pasted = '?country=DE&cat=12%3ADentist&l1=DE%3A3%3ACalifornia&l3=DE%3A77%3AAnywhere&email=1&cap=50&format=excel'
+    const { router } = renderWithProviders(<Page />, { route: `/search${pasted}` })
+    expect(screen.getByText('resolving')).toBeInTheDocument()
+    expect(await screen.findByText('count 5')).toBeInTheDocument()
+    expect(router.state.location.search).toBe(
+      '?country=DE&cat=12%3ABakery&l1=DE%3A3%3ABavaria&l3=DE%3A77%3AMunich&email=1&cap=50&format=excel',
+    )
+    expect(router.state.historyAction).toBe('REPLACE')
+    expect(screen.queryByText('dropped')).not.toBeInTheDocument()
+  })
+
+  it('drops a place the service doesn’t know and says so', async () => {
+    serviceHandlers()
+    server.use(http.get('*/api/companies/', () => HttpResponse.json({ totalCount: 9, search_id: 4, results: [] })))
+    const { router } = renderWithProviders(<Page />, { route: '/search?country=DE&l3=DE%3A99999%3AFake' })
+    expect(await screen.findByText('dropped')).toBeInTheDocument()
+    expect(router.state.location.search).toBe('?country=DE')
+  })
+
+  it('keeps a correct address as it is, and filters chosen on the page are not asked again', async () => {
+    serviceHandlers()
+    const canonical = '?country=DE&cat=12%3ABakery&l3=DE%3A77%3AMunich&email=1'
     function Bare() {
-      const [filters, , link] = useSearchFilters()
-      return <p>{link.resolving ? 'resolving' : `ready ${filters.level3[0]?.name}`}</p>
+      const [filters, setFilters, link] = useSearchFilters()
+      return (
+        <div>
+          <p>{link.resolving ? 'resolving' : `ready ${filters.level3.map((x) => x.name).join()}`}</p>
+          <button
+            type="button"
+            onClick={() => setFilters({ ...filters, level3: [...filters.level3, { id: '88', name: 'Augsburg', country: 'DE' }] })}
+          >
+            add
+          </button>
+        </div>
+      )
     }
     const { router } = renderWithProviders(<Bare />, { route: `/search${canonical}` })
-    expect(screen.getByText('ready Munich')).toBeInTheDocument()
-    await new Promise((r) => setTimeout(r, 50))
+    expect(await screen.findByText('ready Munich')).toBeInTheDocument()
     expect(router.state.location.search).toBe(canonical)
     expect(router.state.historyAction).toBe('POP')
+    const asked = requests.length
+    expect(asked).toBeGreaterThan(0)
+    screen.getByRole('button', { name: 'add' }).click()
+    expect(await screen.findByText('ready Munich,Augsburg')).toBeInTheDocument()
+    await new Promise((r) => setTimeout(r, 50))
+    expect(requests).toHaveLength(asked)
+    expect(router.state.location.search).toContain('l3=DE%3A88%3AAugsburg')
+  })
+
+  it('asks nothing for an address without categories or places', async () => {
+    function Bare() {
+      const [filters, , link] = useSearchFilters()
+      return <p>{link.resolving ? 'resolving' : `ready ${filters.countries.join()}`}</p>
+    }
+    renderWithProviders(<Bare />, { route: '/search?country=DE&email=1' })
+    expect(screen.getByText('ready DE')).toBeInTheDocument()
+    await new Promise((r) => setTimeout(r, 50))
     expect(requests).toEqual([])
-    expect(searchParamsToFilters(new URLSearchParams(canonical)).categories).toEqual([{ id: '12', name: 'Bakery' }])
   })
 })
 

@@ -1,8 +1,15 @@
 import { useQuery } from '@tanstack/react-query'
-import { useCallback, useEffect, useMemo } from 'react'
+import { useCallback, useEffect, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useLocation, useNavigate, useSearchParams } from 'react-router'
-import { filtersToSearchParams, isApiStyleLink, searchParamsToFilters, type SearchFilters } from '../filters'
+import {
+  filtersToApiParams,
+  filtersToSearchParams,
+  hasNamedIds,
+  isApiStyleLink,
+  searchParamsToFilters,
+  type SearchFilters,
+} from '../filters'
 import { resolveApiLink } from '../link-resolver'
 import { searchKeys } from '../search-keys'
 
@@ -12,39 +19,48 @@ interface LinkState {
 }
 
 /**
- * An API-style link (the service's filter names and bare ids) is resolved once into the canonical
- * address, which replaces it: until then the search is `resolving` (no preview with half a search).
+ * An address that did not come from this page (a pasted or bookmarked link, API-style or canonical) is
+ * checked once against the service: the chips' names are asked by id (categories, states, counties,
+ * cities, through the same cached queries as the pickers), unknown ids are dropped, and the corrected
+ * canonical address replaces it. Until then the search is `resolving` (no preview with half a search).
+ * Addresses this page wrote itself (`verified`) already hold the service's names and are not asked again.
  */
-function useApiStyleLink(key: string) {
+function useLinkCheck(key: string, verified: ReadonlySet<string>, markVerified: (key: string) => void) {
   const apiStyle = useMemo(() => isApiStyleLink(new URLSearchParams(key)), [key])
+  const toCheck = useMemo(() => {
+    if (apiStyle) return key
+    if (verified.has(key)) return null
+    const filters = searchParamsToFilters(new URLSearchParams(key))
+    return hasNamedIds(filters) ? filtersToApiParams(filters).toString() : null
+  }, [apiStyle, key, verified])
   const { i18n } = useTranslation('search')
   const lang = i18n.language
   const navigate = useNavigate()
   const location = useLocation()
   const resolution = useQuery({
-    queryKey: [...searchKeys.all, 'api-link', key, lang],
-    queryFn: ({ client }) => resolveApiLink(client, new URLSearchParams(key), lang),
-    enabled: apiStyle,
+    queryKey: [...searchKeys.all, 'api-link', toCheck, lang],
+    queryFn: ({ client }) => resolveApiLink(client, new URLSearchParams(toCheck ?? ''), lang),
+    enabled: toCheck !== null,
     staleTime: Infinity,
     gcTime: 0,
   })
-  const resolved = apiStyle ? resolution.data : undefined
+  const resolved = toCheck !== null ? resolution.data : undefined
   useEffect(() => {
     if (!resolved) return
+    const search = filtersToSearchParams(resolved.filters).toString()
+    markVerified(search)
+    if (search === key && !resolved.dropped) return
     const state: LinkState = { linkDropped: resolved.dropped }
-    navigate(
-      { pathname: location.pathname, search: `?${filtersToSearchParams(resolved.filters).toString()}`, hash: location.hash },
-      { replace: true, state },
-    )
-  }, [resolved, navigate, location.pathname, location.hash])
+    navigate({ pathname: location.pathname, search: `?${search}`, hash: location.hash }, { replace: true, state })
+  }, [resolved, key, markVerified, navigate, location.pathname, location.hash])
   const { refetch } = resolution
   const retry = useCallback(() => void refetch(), [refetch])
   return {
-    resolving: apiStyle && !resolution.isError,
-    failed: apiStyle && resolution.isError,
+    resolving: toCheck !== null && !resolution.isError,
+    failed: toCheck !== null && resolution.isError,
     retry,
     /** The link this address came from left out unknown ids (said once: the next change drops it). */
-    dropped: !apiStyle && (location.state as LinkState | null)?.linkDropped === true,
+    dropped: toCheck === null && (location.state as LinkState | null)?.linkDropped === true,
   }
 }
 
@@ -56,11 +72,20 @@ export function useSearchFilters() {
   const [params, setParams] = useSearchParams()
   const key = params.toString()
   const filters = useMemo(() => searchParamsToFilters(new URLSearchParams(key)), [key])
-  const link = useApiStyleLink(key)
+  const [verified, setVerified] = useState<ReadonlySet<string>>(() => new Set())
+  const markVerified = useCallback(
+    (k: string) => setVerified((prev) => (prev.has(k) ? prev : new Set(prev).add(k))),
+    [],
+  )
+  const link = useLinkCheck(key, verified, markVerified)
   const setFilters = useCallback(
-    (next: SearchFilters, options: { replace?: boolean } = {}) =>
-      setParams(filtersToSearchParams(next), { replace: options.replace ?? false, preventScrollReset: true }),
-    [setParams],
+    (next: SearchFilters, options: { replace?: boolean } = {}) => {
+      // filters chosen here carry the service's own names: nothing to check
+      const nextParams = filtersToSearchParams(next)
+      markVerified(nextParams.toString())
+      setParams(nextParams, { replace: options.replace ?? false, preventScrollReset: true })
+    },
+    [setParams, markVerified],
   )
   return [filters, setFilters, link] as const
 }
