@@ -9,6 +9,7 @@ import { renderWithProviders } from '@/testing/render'
 import { bucketByWeek, startOfWeek } from '../api/get-credit-usage'
 import { CreditsPanel } from './credits-panel'
 import { ProfileForm } from './profile-form'
+import { UsageChart } from './usage-chart'
 
 const rawProfile = {
   id: 7,
@@ -218,5 +219,27 @@ describe('weekly usage from the service', () => {
     expect(pages).toEqual(['1', '2'])
     expect(weeks.map((w) => w.credits)).toEqual([0, 0, 2, 40])
     expect(weeks[3]!.start.getTime()).toBe(startOfWeek(ahead).getTime())
+  })
+})
+
+describe('UsageChart', () => {
+  const weeks = (credits: number[]) =>
+    credits.map((c, i) => ({ start: new Date(2026, 8, 7 + 7 * i), credits: c }))
+
+  it('nothing spent (a new account): an empty state in words, no empty chart and no table', () => {
+    renderWithProviders(<UsageChart weeks={weeks(Array.from({ length: 12 }, () => 0))} />)
+    expect(screen.getByText('No credits spent over the last 12 weeks.')).toBeInTheDocument()
+    expect(screen.getByText('Your exports will show here.')).toBeInTheDocument()
+    expect(screen.queryByRole('img')).not.toBeInTheDocument()
+    expect(screen.queryByRole('table')).not.toBeInTheDocument()
+  })
+
+  it('credits spent: the chart with its summary, and the figures as a table', () => {
+    renderWithProviders(<UsageChart weeks={weeks([0, 5, 0, 12])} />)
+    expect(screen.getByRole('img', { name: 'Credits spent per week' })).toBeInTheDocument()
+    expect(screen.getByText(/17 credits spent over the last 4 weeks; the most in one week was 12/, { selector: 'figcaption' })).toBeInTheDocument()
+    const rows = within(screen.getByRole('table', { hidden: true })).getAllByRole('row', { hidden: true })
+    expect(rows).toHaveLength(5)
+    expect(screen.queryByText('Your exports will show here.')).not.toBeInTheDocument()
   })
 })

@@ -33,6 +33,16 @@ export function UsageChart({ weeks }: { weeks: WeekUsage[] }) {
           week: weekLabel(lng, peak.start),
         })
 
+  // nothing spent (a new account): an empty 250 px frame says nothing; words do
+  if (total === 0 || !peak) {
+    return (
+      <div className="rounded-md border border-dashed border-slate-300 px-4 py-6 text-center text-sm text-slate-700 dark:border-slate-700 dark:text-slate-300">
+        <p className="font-medium">{summary}</p>
+        <p className="mt-1 text-slate-600 dark:text-slate-400">{t('usage.emptyHint')}</p>
+      </div>
+    )
+  }
+
   const slot = W / weeks.length
   const barW = slot * 0.6
   const ordered = rtl ? [...weeks].reverse() : weeks
