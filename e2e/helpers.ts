@@ -75,6 +75,16 @@ export async function signInViaUi(page: Page, account: Account, { next }: { next
 }
 
 /** The newest mail of the service's local outbox (DATA_DIR/outbox/*.eml), optionally to one address. */
+/**
+ * Switches the language with the header's switcher: opens the disclosure (its name starts with
+ * `label`, "Language" in English) and picks the language by its own name ("עברית", "ไทย").
+ */
+export async function chooseLanguage(page: Page, label: string | RegExp, ownName: string) {
+  const toggle = page.getByRole('button', { name: label }).and(page.locator('[aria-controls][aria-expanded]')).filter({ visible: true }).first()
+  await toggle.click()
+  await page.getByRole('list', { name: label }).filter({ visible: true }).getByRole('button', { name: ownName, exact: true }).click()
+}
+
 export function newestOutboxMail(to?: string): { file: string; text: string } {
   const dir = path.join(dataDir, 'outbox')
   const files = readdirSync(dir)
