@@ -119,6 +119,19 @@ describe('ApiKeysPage', () => {
     expect(screen.queryByText(/full-secret-value/)).not.toBeInTheDocument()
   })
 
+  it('the date field has a hint in the dashboard language: an example, then the chosen day with the month in words', async () => {
+    serveKeys([])
+    renderWithProviders(<ApiKeysPage />)
+    await screen.findByText('You have no API keys yet.')
+    const field = screen.getByLabelText('Expiry date (optional)')
+    const year = new Date().getFullYear() + 1
+    expect(screen.getByTestId('expiry-format')).toHaveTextContent(`For example: December 31, ${year}`)
+    // the hint is read with the field
+    expect(field).toHaveAccessibleDescription(new RegExp(`For example: December 31, ${year}`))
+    await userEvent.type(field, `${year}-03-04`)
+    expect(screen.getByTestId('expiry-format')).toHaveTextContent(`Chosen: March 4, ${year}`)
+  })
+
   it('sends a chosen expiry as an ISO date-time at the end of that day', async () => {
     const { posted } = serveKeys([])
     renderWithProviders(<ApiKeysPage />)

@@ -19,8 +19,16 @@ const todayLocal = () => {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`
 }
 
+/** "2026-12-31" from the date field, as that local day; null when empty or not a date. */
+const parseLocalDay = (v: string | undefined) => {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v ?? '')
+  if (!m) return null
+  const d = new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]))
+  return Number.isNaN(d.getTime()) ? null : d
+}
+
 export function CreateKeyForm({ onCreated }: { onCreated: (created: CreatedApiKey) => void }) {
-  const { t } = useTranslation('apikeys')
+  const { t, i18n } = useTranslation('apikeys')
   const create = useCreateApiKey()
   const schema = useMemo(() => createApiKeyFormSchema(), [])
   const {
@@ -28,6 +36,7 @@ export function CreateKeyForm({ onCreated }: { onCreated: (created: CreatedApiKe
     handleSubmit,
     setError,
     reset,
+    watch,
     formState: { errors },
   } = useForm<CreateApiKeyForm>({ resolver: zodResolver(schema), defaultValues: { expiry: '' } })
 
@@ -46,13 +55,27 @@ export function CreateKeyForm({ onCreated }: { onCreated: (created: CreatedApiKe
   const expiryError = errors.expiry?.message
   const expiryText =
     expiryError === 'past' ? t('create.past') : expiryError === 'invalid' ? t('create.invalid') : expiryError
+  // the native date field speaks the browser's language (mm/dd/yyyy…): the hint speaks the dashboard's,
+  // with the month in words so day and month cannot be swapped
+  const longDate = (d: Date) => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'long' }).format(d)
+  const chosen = parseLocalDay(watch('expiry'))
+  const dateHint = chosen
+    ? t('create.chosen', { date: longDate(chosen) })
+    : t('create.example', { date: longDate(new Date(new Date().getFullYear() + 1, 11, 31)) })
   const otherError = create.isError && !(create.error instanceof ApiError && create.error.fieldErrors.expiry)
 
   return (
     <form onSubmit={handleSubmit(onSubmit)} noValidate className="space-y-4">
       <TextField
         label={t('create.expiry')}
-        hint={t('create.expiryHint')}
+        hint={
+          <>
+            {t('create.expiryHint')}
+            <span className="mt-0.5 block" data-testid="expiry-format">
+              {dateHint}
+            </span>
+          </>
+        }
         type="date"
         min={todayLocal()}
         error={expiryText}
