@@ -10,6 +10,15 @@ export interface NamedId {
   name: string
 }
 
+/**
+ * The name a chosen place goes by on its chip (and in the address): its parents follow it, so places
+ * that share a name stay apart once chosen, e.g. "Springfield (Hampden County, Massachusetts)".
+ */
+export function placeName(name: string, parents: readonly (string | null | undefined)[]): string {
+  const known = parents.filter((p): p is string => Boolean(p))
+  return known.length ? `${name} (${known.join(', ')})` : name
+}
+
 /** A chosen place remembers its country, so removing the country drops its places. */
 export interface Place extends NamedId {
   country: string

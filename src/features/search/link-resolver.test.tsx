@@ -75,10 +75,10 @@ describe('resolveApiLink', () => {
         ],
         level1: [{ id: '3', name: 'Bavaria', country: 'DE' }],
         level2: [
-          { id: '20', name: 'Upper Bavaria', country: 'DE' },
-          { id: '21', name: 'Innsbruck-Land', country: 'AT' },
+          { id: '20', name: 'Upper Bavaria (Bavaria)', country: 'DE' },
+          { id: '21', name: 'Innsbruck-Land (Tyrol)', country: 'AT' },
         ],
-        level3: [{ id: '77', name: 'Munich', country: 'DE' }],
+        level3: [{ id: '77', name: 'Munich (Upper Bavaria, Bavaria)', country: 'DE' }],
         email: true,
         phone: true,
         website: true,
@@ -103,8 +103,8 @@ describe('resolveApiLink', () => {
       countries: ['DE'],
       categories: [{ id: '12', name: 'Bakery' }],
       level1: [{ id: '3', name: 'Bavaria', country: 'DE' }],
-      level2: [{ id: '20', name: 'Upper Bavaria', country: 'DE' }],
-      level3: [{ id: '77', name: 'Munich', country: 'DE' }],
+      level2: [{ id: '20', name: 'Upper Bavaria (Bavaria)', country: 'DE' }],
+      level3: [{ id: '77', name: 'Munich (Upper Bavaria, Bavaria)', country: 'DE' }],
       email: true,
       phone: false,
       cap: null,
@@ -154,9 +154,9 @@ describe('the search page given an API-style link', () => {
           ['cat', '12:Bakery'],
           ['cat', '13:Florist'],
           ['l1', 'DE:3:Bavaria'],
-          ['l2', 'DE:20:Upper Bavaria'],
-          ['l2', 'AT:21:Innsbruck-Land'],
-          ['l3', 'DE:77:Munich'],
+          ['l2', 'DE:20:Upper Bavaria (Bavaria)'],
+          ['l2', 'AT:21:Innsbruck-Land (Tyrol)'],
+          ['l3', 'DE:77:Munich (Upper Bavaria, Bavaria)'],
           ['email', '1'],
           ['phone', '1'],
           ['website', '1'],
@@ -177,7 +177,7 @@ describe('the search page given an API-style link', () => {
     server.use(http.get('*/api/companies/', () => HttpResponse.json({ totalCount: 7, search_id: 2, results: [] })))
     const { router } = renderWithProviders(<Page />, { route: '/search?countries=DE&level3_location=77,12345' })
     expect(await screen.findByText('dropped')).toBeInTheDocument()
-    expect(router.state.location.search).toBe('?country=DE&l3=DE%3A77%3AMunich')
+    expect(router.state.location.search).toBe(`?${new URLSearchParams([['country', 'DE'], ['l3', 'DE:77:Munich (Upper Bavaria, Bavaria)']])}`)
   })
 
 })
@@ -191,7 +191,15 @@ describe('the search page given a canonical address', () => {
     expect(screen.getByText('resolving')).toBeInTheDocument()
     expect(await screen.findByText('count 5')).toBeInTheDocument()
     expect(router.state.location.search).toBe(
-      '?country=DE&cat=12%3ABakery&l1=DE%3A3%3ABavaria&l3=DE%3A77%3AMunich&email=1&cap=50&format=excel',
+      `?${new URLSearchParams([
+        ['country', 'DE'],
+        ['cat', '12:Bakery'],
+        ['l1', 'DE:3:Bavaria'],
+        ['l3', 'DE:77:Munich (Upper Bavaria, Bavaria)'],
+        ['email', '1'],
+        ['cap', '50'],
+        ['format', 'excel'],
+      ])}`,
     )
     expect(router.state.historyAction).toBe('REPLACE')
     expect(screen.queryByText('dropped')).not.toBeInTheDocument()
@@ -207,7 +215,12 @@ describe('the search page given a canonical address', () => {
 
   it('keeps a correct address as it is, and filters chosen on the page are not asked again', async () => {
     serviceHandlers()
-    const canonical = '?country=DE&cat=12%3ABakery&l3=DE%3A77%3AMunich&email=1'
+    const canonical = `?${new URLSearchParams([
+      ['country', 'DE'],
+      ['cat', '12:Bakery'],
+      ['l3', 'DE:77:Munich (Upper Bavaria, Bavaria)'],
+      ['email', '1'],
+    ])}`
     function Bare() {
       const [filters, setFilters, link] = useSearchFilters()
       return (
@@ -223,13 +236,13 @@ describe('the search page given a canonical address', () => {
       )
     }
     const { router } = renderWithProviders(<Bare />, { route: `/search${canonical}` })
-    expect(await screen.findByText('ready Munich')).toBeInTheDocument()
+    expect(await screen.findByText('ready Munich (Upper Bavaria, Bavaria)')).toBeInTheDocument()
     expect(router.state.location.search).toBe(canonical)
     expect(router.state.historyAction).toBe('POP')
     const asked = requests.length
     expect(asked).toBeGreaterThan(0)
     screen.getByRole('button', { name: 'add' }).click()
-    expect(await screen.findByText('ready Munich,Augsburg')).toBeInTheDocument()
+    expect(await screen.findByText('ready Munich (Upper Bavaria, Bavaria),Augsburg')).toBeInTheDocument()
     await new Promise((r) => setTimeout(r, 50))
     expect(requests).toHaveLength(asked)
     expect(router.state.location.search).toContain('l3=DE%3A88%3AAugsburg')

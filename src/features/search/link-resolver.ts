@@ -10,7 +10,7 @@ import { categoriesByIdsOptions } from './api/get-categories'
 import { level1Options } from './api/get-level1'
 import { level2OneOptions } from './api/get-level2'
 import { level3Options } from './api/get-level3'
-import { searchParamsToFilters, type NamedId, type Place, type SearchFilters } from './filters'
+import { placeName, searchParamsToFilters, type NamedId, type Place, type SearchFilters } from './filters'
 
 export interface ResolvedLink {
   filters: SearchFilters
@@ -93,11 +93,12 @@ export async function resolveApiLink(client: QueryClient, p: URLSearchParams, la
   }
 
   /** The place of that id in the per-country lists, as a chip: its country is the list's. */
-  const pick = (lists: { id: string; name: string }[][], id: string): Place | null => {
+  type Listed = { id: string; name: string; level2_name?: string | null; level1_name?: string | null }
+  const pick = (lists: Listed[][], id: string): Place | null => {
     for (const [i, list] of lists.entries()) {
       const hit = list.find((x) => x.id === id)
       const country = countries[i]
-      if (hit && country) return { country, id, name: hit.name }
+      if (hit && country) return { country, id, name: placeName(hit.name, [hit.level2_name, hit.level1_name]) }
     }
     return null
   }
@@ -114,7 +115,7 @@ export async function resolveApiLink(client: QueryClient, p: URLSearchParams, la
     if (!item?.level1_id) return null
     const i = level1Lists.findIndex((list) => list.some((s) => s.id === item.level1_id))
     const country = countries[i]
-    return country ? { country, id, name: item.name } : null
+    return country ? { country, id, name: placeName(item.name, [item.level1_name]) } : null
   })
   const level3 = picked(countries.length ? level3Ids : [], (id) => pick(level3Lists, id))
 

@@ -7,7 +7,7 @@ import { level1Options } from '../api/get-level1'
 import { level2Options } from '../api/get-level2'
 import { level3Options } from '../api/get-level3'
 import { placeSearchOptions, type PlaceHit } from '../api/search-places'
-import type { Place, SearchFilters } from '../filters'
+import { placeName, type Place, type SearchFilters } from '../filters'
 import { useDebouncedValue } from '../hooks/use-debounced-value'
 import { TYPEAHEAD_DEBOUNCE_MS } from './category-picker'
 
@@ -62,7 +62,7 @@ function ListPicker({
       placeholder={t('filterPlaceholder')}
       options={shown}
       value={selected}
-      onChange={(next) => onChange(next.map((i) => ({ id: i.id, name: i.name, country })))}
+      onChange={(next) => onChange(next.map((i) => ({ id: i.id, name: placeName(i.name, i.parents), country })))}
       getKey={(i) => i.id}
       getLabel={(i) => i.name}
       renderOption={(i, q) => (
@@ -167,6 +167,8 @@ function toOption(hit: PlaceHit, fallbackCountry: string, level: 1 | 2 | 3): Hit
   }
 }
 
+const toPlace = (h: HitOption): Place => ({ id: h.id, name: placeName(h.name, h.parents), country: h.country })
+
 /** One box that finds a place on any level by name; parents tell apart places that share a name. */
 export function PlaceSearch({
   countries,
@@ -214,9 +216,9 @@ export function PlaceSearch({
       value={selected}
       onChange={(next) =>
         onChange({
-          level1: next.filter((h) => h.level === 1).map(({ id, name, country }) => ({ id, name, country })),
-          level2: next.filter((h) => h.level === 2).map(({ id, name, country }) => ({ id, name, country })),
-          level3: next.filter((h) => h.level === 3).map(({ id, name, country }) => ({ id, name, country })),
+          level1: next.filter((h) => h.level === 1).map(toPlace),
+          level2: next.filter((h) => h.level === 2).map(toPlace),
+          level3: next.filter((h) => h.level === 3).map(toPlace),
         })
       }
       getKey={(h) => h.key}
