@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod'
 import { useMemo } from 'react'
-import { useForm } from 'react-hook-form'
+import { useForm, useWatch } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
@@ -36,7 +36,7 @@ export function CreateKeyForm({ onCreated }: { onCreated: (created: CreatedApiKe
     handleSubmit,
     setError,
     reset,
-    watch,
+    control,
     formState: { errors },
   } = useForm<CreateApiKeyForm>({ resolver: zodResolver(schema), defaultValues: { expiry: '' } })
 
@@ -58,7 +58,7 @@ export function CreateKeyForm({ onCreated }: { onCreated: (created: CreatedApiKe
   // the native date field speaks the browser's language (mm/dd/yyyy…): the hint speaks the dashboard's,
   // with the month in words so day and month cannot be swapped
   const longDate = (d: Date) => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'long' }).format(d)
-  const chosen = parseLocalDay(watch('expiry'))
+  const chosen = parseLocalDay(useWatch({ control, name: 'expiry' }))
   const dateHint = chosen
     ? t('create.chosen', { date: longDate(chosen) })
     : t('create.example', { date: longDate(new Date(new Date().getFullYear() + 1, 11, 31)) })
