@@ -12,5 +12,5 @@ export const searchKeys = {
     [...searchKeys.all, 'places', params] as const,
   categories: (q: string, lang: string) => [...searchKeys.all, 'categories', lang, q] as const,
   categoriesByIds: (ids: string[], lang: string) => [...searchKeys.all, 'categories-by-id', lang, ids] as const,
-  preview: (query: PreviewQuery) => [...searchKeys.all, 'preview', query] as const,
+  preview: (query: PreviewQuery, lang: string) => [...searchKeys.all, 'preview', query, lang] as const,
 }

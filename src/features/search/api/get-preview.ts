@@ -33,17 +33,18 @@ export const previewSchema = z.looseObject({
 })
 export type Preview = z.infer<typeof previewSchema>
 
-export const getPreview = (query: PreviewQuery, signal?: AbortSignal) =>
-  api('/api/companies', { query, schema: previewSchema, signal })
+/** `lang`: the sample rows' category names come in the person's language. */
+export const getPreview = (query: PreviewQuery, lang: string, signal?: AbortSignal) =>
+  api('/api/companies', { query: { ...query, lang }, schema: previewSchema, signal })
 
 /**
  * The free preview. The previous answer stays in place while the next loads, and a superseded
  * request is aborted because the fetcher hands React Query's signal to fetch.
  */
-export const previewOptions = (query: PreviewQuery) =>
+export const previewOptions = (query: PreviewQuery, lang: string) =>
   queryOptions({
-    queryKey: searchKeys.preview(query),
-    queryFn: ({ signal }) => getPreview(query, signal),
+    queryKey: searchKeys.preview(query, lang),
+    queryFn: ({ signal }) => getPreview(query, lang, signal),
     placeholderData: keepPreviousData,
     staleTime: 60_000,
   })
