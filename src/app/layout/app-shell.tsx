@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react'
+import { useCallback, useEffect, useRef, useState, type ReactNode, type RefObject } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, NavLink, useLocation } from 'react-router'
 import { buttonClass } from '@/components/ui/button'
@@ -41,6 +41,51 @@ function MenuIcon({ open }: { open: boolean }) {
   )
 }
 
+/** What Tab can reach inside `root`, leaving out what a closed disclosure hides. */
+function focusables(root: HTMLElement): HTMLElement[] {
+  return [...root.querySelectorAll<HTMLElement>('a[href], button:not([disabled]), input:not([disabled]), select, [tabindex]:not([tabindex="-1"])')].filter(
+    (el) => !el.closest('[hidden]'),
+  )
+}
+
+/**
+ * While the mobile drawer is open the focus cycles through its button and its content: Tab after the
+ * last item comes back to the button, Shift+Tab before the button goes to the last item, and Escape
+ * closes it and puts the focus on the button. Focus reaching the page some other way (a click)
+ * closes it.
+ */
+function useDrawerFocus(open: boolean, close: () => void, buttonRef: RefObject<HTMLButtonElement | null>, drawerRef: RefObject<HTMLDivElement | null>) {
+  useEffect(() => {
+    if (!open) return
+    const onKeyDown = (e: KeyboardEvent) => {
+      const button = buttonRef.current
+      const drawer = drawerRef.current
+      if (!button || !drawer) return
+      if (e.key === 'Escape') {
+        close()
+        button.focus()
+        return
+      }
+      if (e.key !== 'Tab') return
+      const cycle = [button, ...focusables(drawer)]
+      const at = cycle.indexOf(document.activeElement as HTMLElement)
+      const next = at === -1 ? 0 : (at + (e.shiftKey ? -1 : 1) + cycle.length) % cycle.length
+      e.preventDefault()
+      cycle[next]?.focus()
+    }
+    const onFocusIn = (e: FocusEvent) => {
+      const t = e.target
+      if (t instanceof Node && !drawerRef.current?.contains(t) && !buttonRef.current?.contains(t)) close()
+    }
+    document.addEventListener('keydown', onKeyDown)
+    document.addEventListener('focusin', onFocusIn)
+    return () => {
+      document.removeEventListener('keydown', onKeyDown)
+      document.removeEventListener('focusin', onFocusIn)
+    }
+  }, [open, close, buttonRef, drawerRef])
+}
+
 export function AppShell({ signedIn, children }: { signedIn: boolean; children: ReactNode }) {
   const { t } = useTranslation('common')
   const location = useLocation()
@@ -51,6 +96,10 @@ export function AppShell({ signedIn, children }: { signedIn: boolean; children: 
     setMenuPath(location.pathname)
     setMenuOpen(false)
   }
+  const closeMenu = useCallback(() => setMenuOpen(false), [])
+  const menuButtonRef = useRef<HTMLButtonElement>(null)
+  const drawerRef = useRef<HTMLDivElement>(null)
+  useDrawerFocus(menuOpen, closeMenu, menuButtonRef, drawerRef)
   useProfileLanguage()
   const nav = signedIn ? NAV : NAV.filter((n) => n.to === paths.plans)
 
@@ -66,6 +115,7 @@ export function AppShell({ signedIn, children }: { signedIn: boolean; children: 
         <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-3 gap-y-1 px-3 py-2 sm:px-6">
           {signedIn && (
             <button
+              ref={menuButtonRef}
               type="button"
               className={buttonClass('ghost', 'px-2 lg:hidden')}
               aria-expanded={menuOpen}
@@ -109,7 +159,7 @@ export function AppShell({ signedIn, children }: { signedIn: boolean; children: 
           </div>
         </div>
         {signedIn && menuOpen && (
-          <div id="mobile-nav" className="border-t border-slate-200 px-3 pb-3 lg:hidden dark:border-slate-800">
+          <div id="mobile-nav" ref={drawerRef} className="border-t border-slate-200 px-3 pb-3 lg:hidden dark:border-slate-800">
             <nav aria-label={t('nav.label')} className="flex flex-col gap-1 pt-2">
               {NAV.map((item) => (
                 <NavLink key={item.to} to={item.to} className={linkClass}>
@@ -117,7 +167,7 @@ export function AppShell({ signedIn, children }: { signedIn: boolean; children: 
                 </NavLink>
               ))}
             </nav>
-            <LanguageSwitcher className="mt-3 sm:hidden" />
+            <LanguageSwitcher inline className="mt-3 sm:hidden" />
           </div>
         )}
       </header>
