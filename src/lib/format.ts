@@ -37,22 +37,34 @@ export const formatDateTime = (lng: string, d: Date | string | number) =>
     new Date(d),
   )
 
-/** "in 3 days", "2 hours ago": picks the largest unit that fits. */
+const RELATIVE_UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['year', 31_536_000],
+  ['month', 2_592_000],
+  ['week', 604_800],
+  ['day', 86_400],
+  ['hour', 3_600],
+  ['minute', 60],
+  ['second', 1],
+]
+
+/**
+ * "in 3 days", "2 hours ago": the largest unit the span reaches, rounded to the nearest value of it
+ * (a 3-day link seconds after it was made reads "in 3 days", not "in 2 days"). A span counts as
+ * reaching a unit once it rounds to at least one of it in the next smaller unit (59 min 40 s is
+ * "in 1 hour", not "in 60 minutes").
+ */
 export function formatRelative(lng: string, target: Date | string | number, now: number = Date.now()): string {
   const rtf = cached(`r:${lng}`, () => new Intl.RelativeTimeFormat(lng, { numeric: 'auto' }))
-  const seconds = Math.round((new Date(target).getTime() - now) / 1000)
-  const units: [Intl.RelativeTimeFormatUnit, number][] = [
-    ['year', 31_536_000],
-    ['month', 2_592_000],
-    ['week', 604_800],
-    ['day', 86_400],
-    ['hour', 3_600],
-    ['minute', 60],
-  ]
-  for (const [unit, size] of units) {
-    if (Math.abs(seconds) >= size) return rtf.format(Math.trunc(seconds / size), unit)
+  const seconds = (new Date(target).getTime() - now) / 1000
+  const abs = Math.abs(seconds)
+  const sign = seconds < 0 ? -1 : 1
+  for (let i = 0; i < RELATIVE_UNITS.length - 1; i++) {
+    const [unit, size] = RELATIVE_UNITS[i]!
+    const sub = RELATIVE_UNITS[i + 1]![1]
+    // rounded on the magnitude, so that past and future round alike (Math.round(-1.5) is -1)
+    if (Math.round(abs / sub) * sub >= size) return rtf.format(sign * Math.round(abs / size), unit)
   }
-  return rtf.format(seconds, 'second')
+  return rtf.format(sign * Math.round(abs), 'second')
 }
 
 /** File sizes with Intl's unit formatting: "1.4 MB", "980 kB". */

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest'
+import { formatRelative } from './format'
+
+const now = Date.UTC(2026, 10, 23, 12, 0, 0)
+const at = (seconds: number) => now + seconds * 1000
+const HOUR = 3_600
+const DAY = 86_400
+
+describe('formatRelative', () => {
+  it('rounds to the nearest value of the unit instead of cutting it off', () => {
+    // a 3-day link looked at a few seconds after the export
+    expect(formatRelative('en', at(3 * DAY - 5), now)).toBe('in 3 days')
+    expect(formatRelative('en', at(2.99 * DAY), now)).toBe('in 3 days')
+    expect(formatRelative('en', at(2.4 * DAY), now)).toBe('in 2 days')
+    expect(formatRelative('en', at(2.6 * HOUR), now)).toBe('in 3 hours')
+    expect(formatRelative('en', at(-90 * 60), now)).toBe('2 hours ago')
+  })
+
+  it('keeps the usual phrases', () => {
+    expect(formatRelative('en', at(-HOUR), now)).toBe('1 hour ago')
+    expect(formatRelative('en', at(-65 * 60), now)).toBe('1 hour ago')
+    expect(formatRelative('en', at(DAY), now)).toBe('tomorrow')
+    expect(formatRelative('en', at(-DAY), now)).toBe('yesterday')
+    expect(formatRelative('en', at(-30), now)).toBe('30 seconds ago')
+    expect(formatRelative('en', at(0), now)).toBe('now')
+    expect(formatRelative('en', at(5 * 60), now)).toBe('in 5 minutes')
+    expect(formatRelative('en', at(14 * DAY), now)).toBe('in 2 weeks')
+  })
+
+  it('moves up a unit when rounding reaches it, never "in 60 minutes" or "in 24 hours"', () => {
+    expect(formatRelative('en', at(59 * 60 + 40), now)).toBe('in 1 hour')
+    expect(formatRelative('en', at(59.6), now)).toBe('in 1 minute')
+    expect(formatRelative('en', at(23.7 * HOUR), now)).toBe('tomorrow')
+    expect(formatRelative('en', at(-23.2 * HOUR), now)).toBe('23 hours ago')
+  })
+
+  it('speaks the active language', () => {
+    expect(formatRelative('de', at(2.99 * DAY), now)).toBe('in 3 Tagen')
+  })
+})
