@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react'
+import { lazy, Suspense, useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router'
 import { Alert } from '@/components/ui/alert'
@@ -28,6 +28,15 @@ export function Component() {
   const opening = link.resolving || link.failed
   const { query: preview, settling } = usePreview(filters, !opening)
   const [confirming, setConfirming] = useState(false)
+  // Closing the confirmation (Escape, Cancel) gives focus back to "Export…": the dialog unmounts as it
+  // closes, so the dialog library has nothing left to restore focus from.
+  const exportButton = useRef<HTMLButtonElement>(null)
+  const [refocus, setRefocus] = useState(0)
+  useEffect(() => {
+    if (refocus === 0) return
+    const frame = requestAnimationFrame(() => exportButton.current?.focus())
+    return () => cancelAnimationFrame(frame)
+  }, [refocus])
   const data = opening ? undefined : preview.data
   const updating = link.resolving || settling || preview.isFetching
 
@@ -66,6 +75,7 @@ export function Component() {
           <Card title={t('export')}>
             <ExportOptions filters={filters} onChange={setFilters} />
             <Button
+              ref={exportButton}
               className="mt-4 w-full"
               disabled={!data || data.totalCount === 0 || updating}
               onClick={() => setConfirming(true)}
@@ -84,7 +94,10 @@ export function Component() {
         <Suspense fallback={null}>
           <ExportConfirmDialog
             open={confirming}
-            onClose={() => setConfirming(false)}
+            onClose={() => {
+              setConfirming(false)
+              setRefocus((n) => n + 1)
+            }}
             searchId={data.search_id}
             totalCount={data.totalCount}
             cap={filters.cap}

@@ -1,0 +1,42 @@
+import { screen, waitFor } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { http, HttpResponse } from 'msw'
+import { describe, expect, it } from 'vitest'
+import { profileOptions, profileSchema } from '@/lib/api/profile'
+import { server } from '@/testing/msw-server'
+import { createTestQueryClient, renderWithProviders } from '@/testing/render'
+import { Component as SearchPage } from './search'
+
+function searchService() {
+  server.use(
+    http.get('*/api/locations/countries/', () => HttpResponse.json([{ code: 'DE', name: 'Germany', company_count: 10 }])),
+    http.get('*/api/locations/level1/', () => HttpResponse.json([])),
+    http.get('*/api/locations/level2/', () => HttpResponse.json([])),
+    http.get('*/api/categories/', () => HttpResponse.json([])),
+    http.get('*/api/companies/', () =>
+      HttpResponse.json({ totalCount: 5, search_id: 8, results: [{ name: 'Bäckerei Schmidt', city: 'Köln', categories: ['Bakery'] }] }),
+    ),
+  )
+  const queryClient = createTestQueryClient()
+  queryClient.setQueryData(
+    profileOptions().queryKey,
+    profileSchema.parse({ id: 1, email: 'a@example.com', remaining_credits: 100, purchased_credits_available: 0 }),
+  )
+  return queryClient
+}
+
+describe('search page: export confirmation', () => {
+  it.each([['Escape'], ['Cancel']])('gives focus back to "Export…" when closed with %s', async (how) => {
+    const queryClient = searchService()
+    const user = userEvent.setup()
+    renderWithProviders(<SearchPage />, { route: '/search?country=DE', queryClient })
+    const exportButton = screen.getByRole('button', { name: 'Export…' })
+    await waitFor(() => expect(exportButton).toBeEnabled())
+    await user.click(exportButton)
+    await screen.findByRole('dialog', { name: /Export 5 leads/ })
+    if (how === 'Escape') await user.keyboard('{Escape}')
+    else await user.click(screen.getByRole('button', { name: 'Cancel' }))
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument())
+    await waitFor(() => expect(exportButton).toHaveFocus())
+  })
+})
