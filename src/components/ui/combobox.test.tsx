@@ -167,7 +167,11 @@ describe('MultiCombobox', () => {
     render(<Harness onChangeSpy={spy} />)
     await user.type(box(), 'a')
     await user.keyboard('{ArrowDown}')
+    // neither the (scrolling) listbox nor the toggle is a tab stop: Tab goes straight to the next field
+    expect(screen.getByRole('listbox')).toHaveAttribute('tabindex', '-1')
+    expect(screen.getByRole('button', { name: 'Show fruit' })).toHaveAttribute('tabindex', '-1')
     await user.tab()
+    expect(screen.getByRole('button', { name: 'Elsewhere' })).toHaveFocus()
     expect(box()).toHaveAttribute('aria-expanded', 'false')
     expect(box()).toHaveValue('')
     await user.click(box())

@@ -176,8 +176,10 @@ export function MultiCombobox<T>({
           hidden={!popupShown}
           className="absolute z-30 mt-1 flex max-h-72 w-full flex-col rounded-md border border-slate-200 bg-white py-1 text-sm shadow-lg dark:border-slate-700 dark:bg-slate-900"
         >
-          {/* the listbox itself scrolls: a combobox popup, which needs no focus of its own (axe agrees) */}
-          <ul {...listboxProps} role="listbox" aria-multiselectable="true" className="min-h-0 overflow-auto">
+          {/* the listbox itself scrolls: a combobox popup, which needs no focus of its own (axe agrees). Chromium
+              makes scrollers keyboard-focusable, so Tab out of the input landed on this list just as it closed
+              (focus lost to <body>): tabIndex -1 keeps it out of the tab order, Tab goes to the next field */}
+          <ul {...listboxProps} tabIndex={-1} role="listbox" aria-multiselectable="true" className="min-h-0 overflow-auto">
             {isOpen &&
               options.map((item, index) => {
                 const selected = chosen.has(getKey(item))
