@@ -324,3 +324,34 @@ async function previewIdFor(request: APIRequestContext, headers: Record<string, 
   const res = await request.get('/api/companies/?countries=DE&email=true', { headers })
   return Number(((await res.json()) as { search_id: number | string }).search_id)
 }
+
+test('comboboxes: Tab goes straight to the next field and back; the match stays readable on the active option', async ({
+  page,
+  request,
+}) => {
+  const account = await newAccount(request)
+  await signIn(page, account)
+  const countries = page.getByRole('combobox', { name: 'Countries', exact: true })
+  await countries.focus()
+  await page.keyboard.type('germ', { delay: 30 })
+  const option = page.getByRole('option', { name: /Germany/ }).first()
+  await expect(option).toBeVisible()
+  await expect(countries).toHaveAttribute('aria-activedescendant', (await option.getAttribute('id')) ?? '')
+  const colours = await option.evaluate((li) => {
+    const mark = li.querySelector('mark')
+    return mark && { row: getComputedStyle(li).color, mark: getComputedStyle(mark).color, bg: getComputedStyle(mark).backgroundColor }
+  })
+  // on the brand-coloured active row the match keeps the row's own text colour, with no yellow behind it
+  expect(colours).not.toBeNull()
+  expect(colours?.mark).toBe(colours?.row)
+  expect(colours?.bg).toBe('rgba(0, 0, 0, 0)')
+
+  await page.keyboard.press('Tab')
+  const next = await page.evaluate(() => {
+    const el = document.activeElement
+    return el && el !== document.body ? { tag: el.tagName, visible: (el as HTMLElement).offsetParent !== null } : null
+  })
+  expect(next).toEqual({ tag: 'INPUT', visible: true })
+  await page.keyboard.press('Shift+Tab')
+  await expect(countries).toBeFocused()
+})
