@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatRelative } from './format'
+import { formatRelative, ownLanguageName } from './format'
 
 const now = Date.UTC(2026, 10, 23, 12, 0, 0)
 const at = (seconds: number) => now + seconds * 1000
@@ -36,5 +36,16 @@ describe('formatRelative', () => {
 
   it('speaks the active language', () => {
     expect(formatRelative('de', at(2.99 * DAY), now)).toBe('in 3 Tagen')
+  })
+})
+
+describe('ownLanguageName', () => {
+  it('names a language in itself, first letter upper-cased by its own rules', () => {
+    expect(ownLanguageName('cs')).toBe('Čeština')
+    expect(ownLanguageName('de')).toBe('Deutsch')
+    expect(ownLanguageName('fr')).toBe('Français')
+    expect(ownLanguageName('tr')).toBe('Türkçe')
+    expect(ownLanguageName('he')).toBe('עברית')
+    expect(ownLanguageName('th')).toBe('ไทย')
   })
 })

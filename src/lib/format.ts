@@ -94,3 +94,12 @@ export const countryName = (lng: string, alpha2: string) =>
 
 export const languageName = (lng: string, code: string) =>
   cached(`l:${lng}`, () => new Intl.DisplayNames([lng], { type: 'language' })).of(code) ?? code
+
+/**
+ * A language named in itself with its first letter upper-cased by that language's own rules
+ * ("Čeština", "Deutsch", "עברית"): the one spelling for every list of languages (header, account).
+ */
+export function ownLanguageName(code: string): string {
+  const name = languageName(code, code)
+  return name.charAt(0).toLocaleUpperCase(code) + name.slice(1)
+}

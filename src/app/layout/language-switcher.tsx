@@ -1,15 +1,12 @@
 import { useEffect, useId, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { LANGUAGES, isLanguage, type Language } from '@/config/languages'
+import { ownLanguageName } from '@/lib/format'
 import { changeLanguage } from '@/lib/i18n'
 import { useSession } from '@/lib/session'
 
 /** Each language named in itself ("Deutsch", "עברית", "ไทย"), as people look for their own. */
-function ownName(code: Language): string {
-  const name = new Intl.DisplayNames([code], { type: 'language' }).of(code) ?? code
-  return name.charAt(0).toLocaleUpperCase(code) + name.slice(1)
-}
-const OPTIONS = LANGUAGES.map((code) => ({ code, name: ownName(code) })).sort((a, b) => a.name.localeCompare(b.name, 'en'))
+const OPTIONS = LANGUAGES.map((code) => ({ code, name: ownLanguageName(code) })).sort((a, b) => a.name.localeCompare(b.name, 'en'))
 
 function GlobeIcon() {
   return (

@@ -8,14 +8,14 @@ import { SelectField, TextField } from '@/components/ui/field'
 import { LANGUAGES } from '@/config/languages'
 import { useUpdateProfile, type Profile, type ProfileUpdate } from '@/lib/api/profile'
 import { ApiError } from '@/lib/api-client'
-import { languageName } from '@/lib/format'
+import { ownLanguageName } from '@/lib/format'
 import { changeLanguage } from '@/lib/i18n'
 import { isProfileErrorKey, profileFormSchema, type ProfileForm as ProfileFormValues } from '../profile-form-schema'
 
 const FIELDS = ['first_name', 'last_name', 'email', 'preferred_language'] as const
 
 /** Languages by their own names ("Deutsch", "עברית"), so each person finds theirs. */
-const languageOptions = LANGUAGES.map((code) => ({ code, name: languageName(code, code) })).sort((a, b) =>
+const languageOptions = LANGUAGES.map((code) => ({ code, name: ownLanguageName(code) })).sort((a, b) =>
   a.name.localeCompare(b.name, 'en'),
 )
 
