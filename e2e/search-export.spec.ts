@@ -254,7 +254,7 @@ test('a reloaded export page picks up where it was; a failed export retries at n
   await page.getByRole('button', { name: 'Retry export' }).click()
   await page.reload() // mid-run reload: the page polls again from the address alone
   const file = await downloadFile(page)
-  await expect(page).toHaveTitle(/^100% · Export/)
+  await expect(page).toHaveTitle(/^Ready · Export/)
   const workbook = new ExcelJS.Workbook()
   await workbook.xlsx.readFile(file.path)
   expect(workbook.worksheets[0]!.actualRowCount - 1).toBe(25)

@@ -24,8 +24,15 @@ export function ExportJob({ searchId }: { searchId: string }) {
   const data = status.data
   const phase = data ? exportPhase(data.status) : 'pending'
   const percent = data ? progressPercent(data) : 0
+  // the tab says when the file is ready (or the export failed), not a bare "100%"
   useDocumentTitle(
-    data ? t('tabTitle', { percent: formatPercent(i18n.language, percent / 100), id: searchId }) : t('pageTitle', { id: searchId }),
+    !data
+      ? t('pageTitle', { id: searchId })
+      : phase === 'completed'
+        ? t('tabTitleReady', { id: searchId })
+        : phase === 'failed'
+          ? t('tabTitleFailed', { id: searchId })
+          : t('tabTitle', { percent: formatPercent(i18n.language, percent / 100), id: searchId }),
   )
   const notify = useReadyNotification(searchId, phase === 'completed', {
     title: t('notificationTitle'),
