@@ -274,14 +274,14 @@ describe('HistoryPage', () => {
     const places = within(c).getByText('Places').nextElementSibling as HTMLElement
     await waitFor(() =>
       expect(places.textContent).toBe(
-        'Hampden County (Massachusetts), Springfield (Hampden County), and Springfield (Sangamon County)',
+        'Hampden County (Massachusetts), Springfield (Hampden County, Massachusetts), and Springfield (Sangamon County, Illinois)',
       ),
     )
     // each name is isolated, so in Hebrew a Latin name keeps its parenthesis and does not absorb the "ו-"
     expect([...places.querySelectorAll('bdi')].map((b) => b.textContent)).toEqual([
       'Hampden County (Massachusetts)',
-      'Springfield (Hampden County)',
-      'Springfield (Sangamon County)',
+      'Springfield (Hampden County, Massachusetts)',
+      'Springfield (Sangamon County, Illinois)',
     ])
   })
 
