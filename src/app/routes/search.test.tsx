@@ -26,11 +26,15 @@ function searchService() {
 }
 
 describe('search page: export confirmation', () => {
-  it.each([['Escape'], ['Cancel']])('gives focus back to "Export…" when closed with %s', async (how) => {
+  it.each([
+    ['Escape', 'side panel', 0],
+    ['Cancel', 'side panel', 0],
+    ['Escape', 'bottom bar', 1],
+  ])('gives focus back to "Export…" when closed with %s (%s)', async (how, _where, index) => {
     const queryClient = searchService()
     const user = userEvent.setup()
     renderWithProviders(<SearchPage />, { route: '/search?country=DE', queryClient })
-    const exportButton = screen.getByRole('button', { name: 'Export…' })
+    const exportButton = screen.getAllByRole('button', { name: 'Export…' })[index]!
     await waitFor(() => expect(exportButton).toBeEnabled())
     await user.click(exportButton)
     await screen.findByRole('dialog', { name: /Export 5 leads/ })
@@ -38,5 +42,17 @@ describe('search page: export confirmation', () => {
     else await user.click(screen.getByRole('button', { name: 'Cancel' }))
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument())
     await waitFor(() => expect(exportButton).toHaveFocus())
+  })
+
+  it('keeps the count and "Export…" in a bar at the bottom for narrow screens (hidden where the side panel shows)', async () => {
+    const queryClient = searchService()
+    renderWithProviders(<SearchPage />, { route: '/search?country=DE', queryClient })
+    const buttons = screen.getAllByRole('button', { name: 'Export…' })
+    expect(buttons).toHaveLength(2)
+    const bar = buttons[1]!.closest('.fixed')!
+    expect(bar).toHaveClass('lg:hidden')
+    await waitFor(() => expect(bar).toHaveTextContent('Matching leads5 leads'))
+    expect(buttons[1]).toBeEnabled()
+    expect(screen.getByRole('main')).toHaveClass('pb-24')
   })
 })

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useRef, useState } from 'react'
+import { lazy, Suspense, useEffect, useRef, useState, type MouseEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router'
 import { Alert } from '@/components/ui/alert'
@@ -10,6 +10,7 @@ import { PreviewPanel, SampleRows } from '@/features/search/components/preview-p
 import { SearchBuilder } from '@/features/search/components/search-builder'
 import { usePreview } from '@/features/search/hooks/use-preview'
 import { useSearchFilters } from '@/features/search/hooks/use-search-filters'
+import { formatNumber } from '@/lib/format'
 import { useDocumentTitle } from '@/lib/use-document-title'
 
 // the confirmation (and the export mutation) load when the person first asks to export
@@ -21,27 +22,34 @@ const ExportConfirmDialog = lazy(() =>
 
 /** The search page: filters (in the address bar), the live count and sample, and the export. */
 export function Component() {
-  const { t } = useTranslation('search')
+  const { t, i18n } = useTranslation('search')
   const navigate = useNavigate()
   useDocumentTitle(t('title'))
   const [filters, setFilters, link] = useSearchFilters()
   const opening = link.resolving || link.failed
   const { query: preview, settling } = usePreview(filters, !opening)
   const [confirming, setConfirming] = useState(false)
-  // Closing the confirmation (Escape, Cancel) gives focus back to "Export…": the dialog unmounts as it
-  // closes, so the dialog library has nothing left to restore focus from.
-  const exportButton = useRef<HTMLButtonElement>(null)
+  // Closing the confirmation (Escape, Cancel) gives focus back to the "Export…" button that opened it (the
+  // side panel's, or the bottom bar's on a phone): the dialog unmounts as it closes, so the dialog library
+  // has nothing left to restore focus from.
+  const opener = useRef<HTMLButtonElement | null>(null)
   const [refocus, setRefocus] = useState(0)
   useEffect(() => {
     if (refocus === 0) return
-    const frame = requestAnimationFrame(() => exportButton.current?.focus())
+    const frame = requestAnimationFrame(() => opener.current?.focus())
     return () => cancelAnimationFrame(frame)
   }, [refocus])
+  const openConfirm = (e: MouseEvent<HTMLButtonElement>) => {
+    opener.current = e.currentTarget
+    setConfirming(true)
+  }
   const data = opening ? undefined : preview.data
   const updating = link.resolving || settling || preview.isFetching
+  const canExport = data !== undefined && data.totalCount > 0 && !updating
 
   return (
-    <main className="mx-auto w-full max-w-7xl p-4 sm:p-6">
+    // on narrow screens the bottom bar below is fixed: the padding keeps it from covering the last content
+    <main className="mx-auto w-full max-w-7xl p-4 pb-24 sm:p-6 sm:pb-24 lg:pb-6">
       <h1 className="text-2xl font-bold">{t('title')}</h1>
       <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{t('intro')}</p>
       {link.dropped && (
@@ -75,10 +83,9 @@ export function Component() {
           <Card title={t('export')}>
             <ExportOptions filters={filters} onChange={setFilters} />
             <Button
-              ref={exportButton}
               className="mt-4 w-full"
-              disabled={!data || data.totalCount === 0 || updating}
-              onClick={() => setConfirming(true)}
+              disabled={!canExport}
+              onClick={openConfirm}
             >
               {t('exportButton')}
             </Button>
@@ -89,6 +96,21 @@ export function Component() {
             <SampleRows rows={data.results} />
           </Card>
         )}
+      </div>
+      {/* narrow screens: the count sits far below the filters, so it and "Export…" stay at hand at the
+          bottom; wide screens show them in the side panel */}
+      <div className="fixed inset-x-0 bottom-0 z-20 border-t border-slate-200 bg-white/95 px-4 py-3 shadow-[0_-2px_8px_rgb(0_0_0/0.06)] backdrop-blur lg:hidden dark:border-slate-700 dark:bg-slate-900/95">
+        <div className="mx-auto flex max-w-7xl items-center justify-between gap-3">
+          <p className="min-w-0 text-sm">
+            <span className="block text-xs text-slate-600 dark:text-slate-400">{t('matching')}</span>
+            <span className="font-semibold tabular-nums">
+              {data ? t('count', { count: data.totalCount, formatted: formatNumber(i18n.language, data.totalCount) }) : '…'}
+            </span>
+          </p>
+          <Button className="shrink-0" disabled={!canExport} onClick={openConfirm}>
+            {t('exportButton')}
+          </Button>
+        </div>
       </div>
       {data && confirming && (
         <Suspense fallback={null}>
