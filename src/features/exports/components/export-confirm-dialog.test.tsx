@@ -51,6 +51,7 @@ describe('export confirmation', () => {
     expect(screen.getByTestId('balance-after')).toHaveTextContent('20 credits')
     expect(dialog).toHaveTextContent('0 subscription + 20 purchased')
     expect(dialog).toHaveTextContent('The download link works for 14 days.')
+    expect(screen.getByText('Excel (XLSX)').tagName).toBe('BDI')
 
     await userEvent.click(screen.getByRole('button', { name: 'Start export' }))
     await waitFor(() => expect(onStarted).toHaveBeenCalledWith(expect.objectContaining({ search_id: '99' })))

@@ -104,7 +104,9 @@ export function ExportConfirmDialog({ open, onClose, searchId, totalCount, cap, 
               {t('credits', { count: cost, formatted: n(cost) })}
             </dd>
             <dt>{t('formatLabel')}</dt>
-            <dd className="text-end">{format === 'excel' ? 'Excel (XLSX)' : 'CSV'}</dd>
+            <dd className="text-end">
+              <bdi>{format === 'excel' ? 'Excel (XLSX)' : 'CSV'}</bdi>
+            </dd>
             {payment.enough && (
               <>
                 <dt>{t('fromSubscription')}</dt>

@@ -56,6 +56,11 @@ describe('export page: every status variant', { timeout: 15_000 }, () => {
     expect(button).toBeInTheDocument()
     expect(screen.getByText(/Link expires in 3 days/)).toBeInTheDocument()
     expect(document.title).toMatch(/^Ready · Export 7/)
+    // the Latin file name is isolated from RTL text around it, and wraps without breaking the sentence apart
+    const name = [...button.querySelectorAll('bdi')].find((b) => b.textContent === 'leads-7.csv')
+    expect(name).toBeDefined()
+    expect(name!.parentElement).toHaveClass('[overflow-wrap:anywhere]')
+    expect(name!.parentElement!.textContent).toBe('Download leads-7.csv')
     await new Promise((r) => setTimeout(r, 2300))
     expect(calls()).toBe(1)
   })

@@ -172,6 +172,8 @@ function DownloadButton({ searchId }: { searchId: string }) {
     }
   }
 
+  // "Download {{filename}}" around the file name, whatever the language's word order
+  const [downloadBefore = '', downloadAfter = ''] = t('download', { filename: '\u0000' }).split('\u0000')
   const size = d.file_size_bytes ?? (d.file_size_mb !== null && d.file_size_mb !== undefined ? Math.round(d.file_size_mb * 1_000_000) : null)
   return (
     <div className="space-y-2">
@@ -181,7 +183,13 @@ function DownloadButton({ searchId }: { searchId: string }) {
           <path d="M3.5 12.75a.75.75 0 0 0-1.5 0v2.5A2.75 2.75 0 0 0 4.75 18h10.5A2.75 2.75 0 0 0 18 15.25v-2.5a.75.75 0 0 0-1.5 0v2.5c0 .69-.56 1.25-1.25 1.25H4.75c-.69 0-1.25-.56-1.25-1.25v-2.5Z" />
         </svg>
         <span className="flex flex-col items-start text-start">
-          <span className="break-all">{t('download', { filename: d.filename ?? '' })}</span>
+          {/* the (Latin) file name is isolated from the RTL sentence around it, and long names wrap
+              anywhere rather than overflow, so the extension stays in view at 360 px */}
+          <span className="[overflow-wrap:anywhere]">
+            {downloadBefore}
+            <bdi>{d.filename ?? ''}</bdi>
+            {downloadAfter}
+          </span>
           {size !== null && (
             <span className="text-xs font-normal opacity-90">
               <bdi>{formatBytes(i18n.language, size)}</bdi>

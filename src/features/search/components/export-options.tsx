@@ -51,7 +51,7 @@ export function ExportOptions({ filters, onChange }: { filters: SearchFilters; o
                 checked={filters.format === format}
                 onChange={() => onChange({ ...filters, format })}
               />
-              {t(format)}
+              <bdi>{t(format)}</bdi>
             </label>
           ))}
         </div>

@@ -64,14 +64,18 @@ export function SampleRows({ rows }: { rows: LeadRow[] }) {
       <ul className="space-y-2 md:hidden">
         {rows.map((r, i) => (
           <li key={r.place_id || i} className="rounded-md border border-slate-200 p-3 text-sm dark:border-slate-700">
-            <p className="font-medium break-words">{r.name}</p>
+            <p className="font-medium break-words">
+              <bdi>{r.name}</bdi>
+            </p>
             <dl className="mt-1 grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 text-slate-700 dark:text-slate-300">
               <dt className="text-slate-500 dark:text-slate-400">{t('colEmail')}</dt>
               <dd className="min-w-0 [overflow-wrap:anywhere]"><Emails list={r.email} /></dd>
               <dt className="text-slate-500 dark:text-slate-400">{t('colPhone')}</dt>
               <dd><bdi>{r.phone || '—'}</bdi></dd>
               <dt className="text-slate-500 dark:text-slate-400">{t('colCity')}</dt>
-              <dd>{place(r) || '—'}</dd>
+              <dd>
+                <bdi>{place(r) || '—'}</bdi>
+              </dd>
               <dt className="text-slate-500 dark:text-slate-400">{t('colCategories')}</dt>
               <dd>{r.categories.join(', ') || '—'}</dd>
             </dl>
@@ -91,7 +95,7 @@ export function SampleRows({ rows }: { rows: LeadRow[] }) {
           {rows.map((r, i) => (
             <tr key={r.place_id || i} className="border-b border-slate-100 align-top dark:border-slate-800">
               <td className="py-2 pe-3">
-                {r.name}
+                <bdi>{r.name}</bdi>
                 {r.categories.length > 0 && (
                   <span className="block text-xs text-slate-600 dark:text-slate-400">{r.categories.join(', ')}</span>
                 )}
@@ -102,7 +106,9 @@ export function SampleRows({ rows }: { rows: LeadRow[] }) {
               <td className="py-2 pe-3 whitespace-nowrap">
                 <bdi>{r.phone || '—'}</bdi>
               </td>
-              <td className="py-2">{place(r) || '—'}</td>
+              <td className="py-2">
+                <bdi>{place(r) || '—'}</bdi>
+              </td>
             </tr>
           ))}
         </tbody>
