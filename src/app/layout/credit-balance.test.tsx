@@ -1,6 +1,7 @@
 import { screen } from '@testing-library/react'
 import { http, HttpResponse } from 'msw'
-import { beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { changeLanguage } from '@/lib/i18n'
 import { resetSessionForTests, setTokensForTests } from '@/lib/session'
 import { server } from '@/testing/msw-server'
 import { renderWithProviders } from '@/testing/render'
@@ -45,5 +46,21 @@ describe('credit balance', () => {
 
   it('shows only the number when grants or rollovers put the credits above the total', async () => {
     expect(await subscriptionShown(3298, 1000)).toBe('3,298')
+  })
+
+  describe('in Hebrew', () => {
+    afterEach(async () => {
+      await changeLanguage('en')
+    })
+
+    it('isolates each number of the sentence in a <bdi>', async () => {
+      await changeLanguage('he')
+      server.use(http.get('/api/user/profile/', () => HttpResponse.json({ ...profile, remaining_credits: 250, total_credits: 1000 })))
+      renderWithProviders(<CreditBalance />)
+      await screen.findByText('300')
+      const shown = screen.getByTestId('credits-subscription')
+      expect([...shown.querySelectorAll('bdi')].map((b) => b.textContent)).toEqual(['250', '1,000'])
+      expect(shown.textContent).toBe('250 מתוך 1,000')
+    })
   })
 })

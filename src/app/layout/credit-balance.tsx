@@ -1,6 +1,20 @@
+import { Fragment, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useProfile } from '@/lib/api/profile'
 import { formatNumber } from '@/lib/format'
+
+/**
+ * A translated sentence with its values each in a <bdi>: numbers sitting in Hebrew text keep their
+ * own direction and do not pull the words around them out of order. The values go through the
+ * translation as markers, so the translations stay plain strings.
+ */
+function withIsolatedValues<K extends string>(translate: (values: Record<K, string>) => string, values: Record<K, string>): ReactNode {
+  const keys = Object.keys(values) as K[]
+  const markers = Object.fromEntries(keys.map((k, i) => [k, `\uE000${i}\uE000`])) as Record<K, string>
+  return translate(markers)
+    .split(/\uE000(\d+)\uE000/)
+    .map((part, i) => (i % 2 === 1 ? <bdi key={i}>{values[keys[Number(part)]!]}</bdi> : <Fragment key={i}>{part}</Fragment>))
+}
 
 /**
  * Subscription credits left of the period's total, and purchased credits: always in the header.
@@ -22,7 +36,7 @@ export function CreditBalance({ className = '' }: { className?: string }) {
         <div className="flex gap-1">
           <dt className="text-slate-600 dark:text-slate-400">{t('credits.subscription')}</dt>
           <dd className="font-semibold tabular-nums" data-testid="credits-subscription">
-            {aboveTotal ? n(left) : t('credits.subscriptionValue', { left: n(left), total: n(total) })}
+            {aboveTotal ? n(left) : withIsolatedValues((v) => t('credits.subscriptionValue', v), { left: n(left), total: n(total) })}
           </dd>
         </div>
         <div className="flex gap-1">

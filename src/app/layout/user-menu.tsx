@@ -75,8 +75,10 @@ export function UserMenu() {
         {profile && (
           <div className="border-b border-slate-200 px-4 py-2 text-sm dark:border-slate-700">
             <p className="text-slate-600 dark:text-slate-400">{t('userMenu.signedInAs')}</p>
-            <p className="truncate font-medium" dir="auto">
-              {profile.email}
+            {/* a Latin address inside right-to-left text keeps its own order, and a long one is
+                cut at its end (the part that names the person stays); aligned with the label */}
+            <p className="truncate font-medium rtl:text-right" dir="auto">
+              <bdi>{profile.email}</bdi>
             </p>
           </div>
         )}

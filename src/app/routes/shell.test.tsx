@@ -1,5 +1,5 @@
 import { http, HttpResponse } from 'msw'
-import { render, screen, within } from '@testing-library/react'
+import { render, screen, waitFor, within } from '@testing-library/react'
 import { createMemoryRouter, RouterProvider } from 'react-router'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { server } from '@/testing/msw-server'
@@ -70,7 +70,8 @@ describe('the shell', () => {
     expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual(['Search', 'Exports history', 'API keys', 'Account', 'Plans'])
     expect(within(nav).getByRole('link', { name: 'Exports history' })).toHaveAttribute('aria-current', 'page')
     const balance = screen.getByRole('region', { name: 'Credit balance' })
-    expect(await within(balance).findByText('1,234 of 5,000')).toBeInTheDocument()
+    // the numbers sit in <bdi>s within the sentence
+    await waitFor(() => expect(within(balance).getByTestId('credits-subscription')).toHaveTextContent('1,234 of 5,000'))
     expect(within(balance).getByText('300')).toBeInTheDocument()
     expect(screen.getByRole('button', { name: 'Account menu' })).toBeInTheDocument()
     expect(screen.getByRole('link', { name: 'Skip to main content' })).toHaveAttribute('href', '#main')
