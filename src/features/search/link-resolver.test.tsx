@@ -133,6 +133,7 @@ function Page() {
   )
 }
 
+// resolving, then the preview's 300 ms debounce and its answer: more than findBy's 1 s default on a busy machine
 describe('the search page given an API-style link', () => {
   it('replaces it with the canonical address, names included, and asks the preview only for the whole search', async () => {
     serviceHandlers()
@@ -145,7 +146,7 @@ describe('the search page given an API-style link', () => {
     )
     const { router } = renderWithProviders(<Page />, { route: `/search?${historyLink}` })
     expect(screen.getByText('resolving')).toBeInTheDocument()
-    expect(await screen.findByText('count 42')).toBeInTheDocument()
+    expect(await screen.findByText('count 42', undefined, { timeout: 5000 })).toBeInTheDocument()
     expect(router.state.location.search).toBe(
       '?' +
         new URLSearchParams([
@@ -176,7 +177,7 @@ describe('the search page given an API-style link', () => {
     serviceHandlers()
     server.use(http.get('*/api/companies/', () => HttpResponse.json({ totalCount: 7, search_id: 2, results: [] })))
     const { router } = renderWithProviders(<Page />, { route: '/search?countries=DE&level3_location=77,12345' })
-    expect(await screen.findByText('dropped')).toBeInTheDocument()
+    expect(await screen.findByText('dropped', undefined, { timeout: 5000 })).toBeInTheDocument()
     expect(router.state.location.search).toBe(`?${new URLSearchParams([['country', 'DE'], ['l3', 'DE:77:Munich (Upper Bavaria, Bavaria)']])}`)
   })
 
@@ -189,7 +190,7 @@ describe('the search page given a canonical address', () => {
     const pasted = '?country=DE&cat=12%3ADentist&l1=DE%3A3%3ACalifornia&l3=DE%3A77%3AAnywhere&email=1&cap=50&format=excel'
     const { router } = renderWithProviders(<Page />, { route: `/search${pasted}` })
     expect(screen.getByText('resolving')).toBeInTheDocument()
-    expect(await screen.findByText('count 5')).toBeInTheDocument()
+    expect(await screen.findByText('count 5', undefined, { timeout: 5000 })).toBeInTheDocument()
     expect(router.state.location.search).toBe(
       `?${new URLSearchParams([
         ['country', 'DE'],
@@ -209,7 +210,7 @@ describe('the search page given a canonical address', () => {
     serviceHandlers()
     server.use(http.get('*/api/companies/', () => HttpResponse.json({ totalCount: 9, search_id: 4, results: [] })))
     const { router } = renderWithProviders(<Page />, { route: '/search?country=DE&l3=DE%3A99999%3AFake' })
-    expect(await screen.findByText('dropped')).toBeInTheDocument()
+    expect(await screen.findByText('dropped', undefined, { timeout: 5000 })).toBeInTheDocument()
     expect(router.state.location.search).toBe('?country=DE')
   })
 
@@ -236,7 +237,7 @@ describe('the search page given a canonical address', () => {
       )
     }
     const { router } = renderWithProviders(<Bare />, { route: `/search${canonical}` })
-    expect(await screen.findByText('ready Munich (Upper Bavaria, Bavaria)')).toBeInTheDocument()
+    expect(await screen.findByText('ready Munich (Upper Bavaria, Bavaria)', undefined, { timeout: 5000 })).toBeInTheDocument()
     expect(router.state.location.search).toBe(canonical)
     expect(router.state.historyAction).toBe('POP')
     const asked = requests.length
