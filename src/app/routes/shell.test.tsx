@@ -2,26 +2,13 @@ import { http, HttpResponse } from 'msw'
 import { render, screen, waitFor, within } from '@testing-library/react'
 import { createMemoryRouter, RouterProvider } from 'react-router'
 import { beforeEach, describe, expect, it } from 'vitest'
+import { proProfile } from '@/testing/fixtures'
 import { server } from '@/testing/msw-server'
 import { resetSessionForTests, setTokensForTests } from '@/lib/session'
 import { queryClient } from '@/lib/query-client'
 import { Component as Shell } from './shell'
 
-const profile = {
-  id: 3,
-  email: 'grace@example.com',
-  first_name: 'Grace',
-  last_name: 'Hopper',
-  subscription_plan: { plan_type: 'Pro', monthly_credits: 5000, price_per_month: '99.00', link_expiration_days: 14 },
-  total_credits: 5000,
-  remaining_credits: 1234,
-  purchased_credits_available: 300,
-  purchased_credits_expiring_soon: 0,
-  current_period_start: 1_793_000_000,
-  current_period_end: 1_795_592_000,
-  can_download_fresh_exports: true,
-  preferred_language: 'en',
-}
+const profile = proProfile
 
 function renderAt(path: string) {
   const router = createMemoryRouter(
