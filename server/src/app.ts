@@ -2,19 +2,32 @@ import { OpenAPIHono } from '@hono/zod-openapi'
 import { bodyLimit } from 'hono/body-limit'
 import { HTTPException } from 'hono/http-exception'
 import type { AppEnv, Deps } from './app-env.ts'
-import { describeError, HttpError, sqlState } from './lib/errors.ts'
+import { describeError, fieldErrorBody, HttpError, sqlState } from './lib/errors.ts'
 import { zodErrorsToFields } from './lib/validation.ts'
 import { registerRoutes } from './routes/index.ts'
 import { serveDashboard } from './static.ts'
 
 export const MAX_BODY_BYTES = 1024 * 1024
 
+/** The `code` of an error body that names none of its own (lib/errors.ts). */
+const STATUS_CODES: Partial<Record<number, string>> = {
+  400: 'bad_request',
+  401: 'not_authenticated',
+  403: 'permission_denied',
+  404: 'not_found',
+  409: 'conflict',
+  410: 'gone',
+  413: 'body_too_large',
+  429: 'throttled',
+  503: 'unavailable',
+}
+
 export function createApp(deps: Deps) {
   const app = new OpenAPIHono<AppEnv>({
     strict: false, // every path answers with and without the trailing slash
     defaultHook: (result, c) => {
       if (!result.success) {
-        return c.json({ detail: 'Invalid input.', errors: zodErrorsToFields(result.error) }, 400)
+        return c.json(fieldErrorBody(zodErrorsToFields(result.error)), 400)
       }
     },
   })
@@ -27,7 +40,7 @@ export function createApp(deps: Deps) {
     '/api/*',
     bodyLimit({
       maxSize: MAX_BODY_BYTES,
-      onError: (c) => c.json({ detail: 'Request body is larger than 1 MB.' }, 413),
+      onError: (c) => c.json({ detail: 'Request body is larger than 1 MB.', code: 'body_too_large' }, 413),
     }),
   )
 
@@ -46,27 +59,27 @@ export function createApp(deps: Deps) {
   })
 
   app.notFound((c) => {
-    if (c.req.path.startsWith('/api/')) return c.json({ detail: 'Not found.' }, 404)
+    if (c.req.path.startsWith('/api/')) return c.json({ detail: 'Not found.', code: 'not_found' }, 404)
     return serveDashboard(c, deps.config.distDir)
   })
 
   app.onError((err, c) => {
     if (err instanceof HttpError) {
       for (const [k, v] of Object.entries(err.headers)) c.header(k, v)
-      return c.json(err.body, err.status)
+      return c.json({ code: STATUS_CODES[err.status] ?? 'error', ...err.body }, err.status)
     }
     if (err instanceof HTTPException) {
       // e.g. malformed JSON from the body validator
-      return c.json({ detail: err.message || 'Bad request.' }, err.status)
+      return c.json({ detail: err.message || 'Bad request.', code: STATUS_CODES[err.status] ?? 'bad_request' }, err.status)
     }
     const code = sqlState(err)
     if (code === '22021' || code === '22P05') {
       // Backstop for schemas.ts's NUL check: text PostgreSQL cannot store is the caller's input, not our fault.
-      return c.json({ detail: 'The request contains characters that cannot be stored (such as U+0000).' }, 400)
+      return c.json({ detail: 'The request contains characters that cannot be stored (such as U+0000).', code: 'invalid_characters' }, 400)
     }
     // Never the error object: database errors carry the query's params (secrets included).
     console.error(`[${c.req.method} ${c.req.path}] ${describeError(err)}`)
-    return c.json({ detail: 'Internal server error.' }, 500)
+    return c.json({ detail: 'Internal server error.', code: 'server_error' }, 500)
   })
 
   return app

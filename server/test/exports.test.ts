@@ -267,6 +267,7 @@ describe('credits', () => {
     expect(res.status).toBe(403)
     expect(await body(res)).toEqual({
       detail: expect.any(String),
+      code: 'insufficient_credits',
       validation_code: 'insufficient_credits',
       required_credits: p.totalCount,
       available_credits: 100,
@@ -359,7 +360,7 @@ describe('bad input and other accounts', () => {
     for (const path of [`/api/download-status/${id}/`, `/api/download-completed-csv/${id}/`, `/api/user/search-history/${id}/`]) {
       const res = await svc.request(path, { token: other.access })
       expect(res.status).toBe(404)
-      expect(await body(res)).toEqual({ detail: expect.any(String) })
+      expect(await body(res)).toEqual({ detail: expect.any(String), code: expect.any(String) })
     }
     for (const path of [`/api/user/search-history/${id}/download-delta/`, `/api/user/search-history/${id}/retry/`]) {
       expect((await svc.request(path, { method: 'POST', token: other.access, json: {} })).status).toBe(404)
@@ -463,6 +464,6 @@ describe('signed links and expiry (test clock)', () => {
     )
     const gone = await svc.request(`/api/download-completed-csv/${started.search_id}/`, { token: access })
     expect(gone.status).toBe(410)
-    expect(await body(gone)).toEqual({ detail: expect.any(String) })
+    expect(await body(gone)).toEqual({ detail: expect.any(String), code: expect.any(String) })
   })
 })

@@ -42,7 +42,7 @@ describe('countries', () => {
   it('needs a credential', async () => {
     const res = await get('/api/locations/countries/', false)
     expect(res.status).toBe(401)
-    expect(await body(res)).toEqual({ detail: expect.any(String) })
+    expect(await body(res)).toEqual({ detail: expect.any(String), code: expect.any(String) })
   })
 })
 
@@ -79,7 +79,7 @@ describe('level 1, 2, 3', () => {
     expect(await getJson<Level2>(`/api/locations/level2/${county!.id}/`)).toEqual(county)
     const unknown = await get('/api/locations/level2/999999/')
     expect(unknown.status).toBe(404)
-    expect(await body(unknown)).toEqual({ detail: expect.any(String) })
+    expect(await body(unknown)).toEqual({ detail: expect.any(String), code: expect.any(String) })
     const bad = await get('/api/locations/level2/abc/')
     expect(bad.status).toBe(400)
     expect((await body<{ errors: Record<string, string[]> }>(bad)).errors.id).toBeDefined()

@@ -95,7 +95,7 @@ describe('error bodies', () => {
   it('unknown API paths answer 404 {detail}, never the dashboard', async () => {
     const res = await svc.request('/api/no-such-thing/')
     expect(res.status).toBe(404)
-    expect(await body(res)).toEqual({ detail: expect.any(String) })
+    expect(await body(res)).toEqual({ detail: expect.any(String), code: expect.any(String) })
   })
 
   it('a wrong Content-Type or a non-object JSON body is a 400, never a 500', async () => {
@@ -223,7 +223,7 @@ describe('NUL bytes (U+0000), which PostgreSQL refuses to store', () => {
     for (const p of ['/api/_probe/text', '/api/_probe/json']) {
       const res = await app.request(p)
       expect(res.status, p).toBe(400)
-      expect(await body(res)).toEqual({ detail: expect.any(String) })
+      expect(await body(res)).toEqual({ detail: expect.any(String), code: expect.any(String) })
     }
   })
 })
@@ -280,7 +280,7 @@ describe('a service without the test clock, serving a built dashboard', () => {
     expect(Object.keys(doc.paths).map((p) => p.replace(/\/$/, ''))).toContain('/api/user/profile')
     const res = await prod.request('/api/_test/clock/', { method: 'POST', json: { advance_seconds: 60 } })
     expect(res.status).toBe(404)
-    expect(await body(res)).toEqual({ detail: expect.any(String) })
+    expect(await body(res)).toEqual({ detail: expect.any(String), code: expect.any(String) })
   })
 
   it('serves index.html for malformed or encoded dashboard paths, never a 500, and assets decoded once', async () => {

@@ -57,10 +57,10 @@ describe('page snapshots', () => {
   it('missing token → 401, wrong token → 403, a user JWT does not count', async () => {
     const missing = await get('/api/page-snapshots/DE/')
     expect(missing.status).toBe(401)
-    expect(await body(missing)).toEqual({ detail: expect.any(String) })
+    expect(await body(missing)).toEqual({ detail: expect.any(String), code: expect.any(String) })
     const wrong = await get('/api/page-snapshots/DE/', 'not-the-token')
     expect(wrong.status).toBe(403)
-    expect(await body(wrong)).toEqual({ detail: expect.any(String) })
+    expect(await body(wrong)).toEqual({ detail: expect.any(String), code: expect.any(String) })
     const bearer = await svc.request('/api/page-snapshots/DE/', { token: 'eyJ.fake.jwt' })
     expect(bearer.status).toBe(401)
   })
@@ -76,7 +76,7 @@ describe('page snapshots', () => {
     try {
       const res = await get('/api/page-snapshots/DE/', TOKEN)
       expect(res.status).toBe(503)
-      expect(await body(res)).toEqual({ detail: expect.any(String) })
+      expect(await body(res)).toEqual({ detail: expect.any(String), code: expect.any(String) })
     } finally {
       config.pageSnapshotToken = TOKEN
     }

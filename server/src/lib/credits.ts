@@ -119,6 +119,7 @@ export async function balanceOf(q: Queryable, account: AccountRow, now: Date): P
 export const insufficientCredits = (required: number, available: number) =>
   new HttpError(403, {
     detail: `Not enough credits: this export needs ${required} and ${available} are available.`,
+    code: 'insufficient_credits',
     validation_code: 'insufficient_credits',
     required_credits: required,
     available_credits: available,

@@ -8,7 +8,7 @@ import path from 'node:path'
  */
 export async function sendMail(
   dataDir: string,
-  mail: { to: string; subject: string; text: string; now: Date },
+  mail: { to: string; subject: string; text: string; now: Date; lang?: string },
 ): Promise<string> {
   const dir = path.join(dataDir, 'outbox')
   await mkdir(dir, { recursive: true })
@@ -23,6 +23,7 @@ export async function sendMail(
     'MIME-Version: 1.0',
     'Content-Type: text/plain; charset=utf-8',
     'Content-Transfer-Encoding: 8bit',
+    ...(mail.lang ? [`Content-Language: ${mail.lang}`] : []),
     '',
     mail.text,
     '',

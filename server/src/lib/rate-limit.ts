@@ -39,7 +39,7 @@ export function rateLimit(): MiddlewareHandler<AppEnv> {
     w.count += 1
     if (w.count > config.rateLimitPerMinute) {
       const retryAfter = Math.max(1, Math.ceil((w.start + 60_000 - now) / 1000))
-      throw new HttpError(429, { detail: `Request was throttled. Expected available in ${retryAfter} seconds.` }, {
+      throw new HttpError(429, { detail: `Request was throttled. Expected available in ${retryAfter} seconds.`, code: 'throttled', retry_after: retryAfter }, {
         'Retry-After': String(retryAfter),
       })
     }

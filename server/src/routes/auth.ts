@@ -5,6 +5,7 @@ import { issuedAtSeconds, signAccessToken, signRefreshToken, verifyToken } from 
 import { addMonths, loadAccount } from '../lib/credits.ts'
 import { badRequest, HttpError, tokenNotValid } from '../lib/errors.ts'
 import { sendMail } from '../lib/mail.ts'
+import { renderMail } from '../lib/mail-templates.ts'
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../lib/password.ts'
 import { FREE_PLAN } from '../lib/plans.ts'
 import { rateLimit } from '../lib/rate-limit.ts'
@@ -245,8 +246,12 @@ export function registerAuthRoutes(app: OpenAPIHono<AppEnv>) {
     const { email } = c.req.valid('json')
     const { db, clock, config } = c.var.deps
     const now = clock.now()
-    const user = (await db.query<{ id: number; email: string }>('SELECT id, email FROM users WHERE lower(email) = lower($1)', [email]))
-      .rows[0]
+    const user = (
+      await db.query<{ id: number; email: string; preferred_language: string | null }>(
+        'SELECT id, email, preferred_language FROM users WHERE lower(email) = lower($1)',
+        [email],
+      )
+    ).rows[0]
     if (user) {
       const token = randomBytes(32).toString('base64url')
       await db.query('INSERT INTO password_resets (token_hash, user_id, expires_at, created_at) VALUES ($1, $2, $3, $4)', [
@@ -258,16 +263,8 @@ export function registerAuthRoutes(app: OpenAPIHono<AppEnv>) {
       const link = `${config.publicUrl}/reset-password?token=${encodeURIComponent(token)}`
       await sendMail(config.dataDir, {
         to: user.email,
-        subject: 'Reset your password',
         now,
-        text: [
-          'Someone asked to reset the password of your lead-data account.',
-          '',
-          'To choose a new password, open this link within one hour:',
-          link,
-          '',
-          'If it was not you, ignore this mail: your password stays as it is.',
-        ].join('\r\n'),
+        ...renderMail('password_reset', user.preferred_language, { link, hours: RESET_TOKEN_SECONDS / 3600 }),
       })
     }
     return c.json({ detail: 'If an account exists for this address, a reset link has been sent.' }, 202)
