@@ -20,6 +20,11 @@ const ExportConfirmDialog = lazy(() =>
   })),
 )
 
+// "Use in the API" shows the search as code; Headless UI's tabs load only when it is asked for
+const ApiSnippetsDialog = lazy(() =>
+  import('@/features/search/components/api-snippets-dialog').then((m) => ({ default: m.ApiSnippetsDialog })),
+)
+
 /** The search page: filters (in the address bar), the live count and sample, and the export. */
 export function Component() {
   const { t, i18n } = useTranslation('search')
@@ -29,6 +34,8 @@ export function Component() {
   const opening = link.resolving || link.failed
   const { query: preview, settling } = usePreview(filters, !opening)
   const [confirming, setConfirming] = useState(false)
+  const [showingApi, setShowingApi] = useState(false)
+  const apiButton = useRef<HTMLButtonElement>(null)
   // Closing the confirmation (Escape, Cancel) gives focus back to the "Export…" button that opened it (the
   // side panel's, or the bottom bar's on a phone): the dialog unmounts as it closes, so the dialog library
   // has nothing left to restore focus from.
@@ -89,6 +96,9 @@ export function Component() {
             >
               {t('exportButton')}
             </Button>
+            <Button ref={apiButton} variant="ghost" className="mt-2 w-full" onClick={() => setShowingApi(true)}>
+              {t('api.button')}
+            </Button>
           </Card>
         </div>
         {data && (
@@ -112,6 +122,18 @@ export function Component() {
           </Button>
         </div>
       </div>
+      {showingApi && (
+        <Suspense fallback={null}>
+          <ApiSnippetsDialog
+            filters={filters}
+            onClose={() => {
+              setShowingApi(false)
+              // the dialog unmounts as it closes: focus goes back to the button that opened it
+              requestAnimationFrame(() => apiButton.current?.focus())
+            }}
+          />
+        </Suspense>
+      )}
       {data && confirming && (
         <Suspense fallback={null}>
           <ExportConfirmDialog

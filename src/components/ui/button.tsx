@@ -1,4 +1,4 @@
-import type { ButtonHTMLAttributes } from 'react'
+import type { ButtonHTMLAttributes, Ref } from 'react'
 import { Spinner } from './spinner'
 
 type Variant = 'primary' | 'secondary' | 'danger' | 'ghost'
@@ -18,6 +18,7 @@ export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   variant?: Variant
   /** Shows a spinner, disables the button and sets aria-busy. */
   loading?: boolean
+  ref?: Ref<HTMLButtonElement>
 }
 
 export function Button({ variant = 'primary', loading = false, className = '', disabled, children, type = 'button', ...rest }: ButtonProps) {

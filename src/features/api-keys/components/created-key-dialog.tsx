@@ -1,6 +1,7 @@
-import { useId, useState } from 'react'
+import { useId, useState, type ComponentProps } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/ui/button'
+import { CopyButton as UiCopyButton } from '@/components/ui/copy-button'
 import { Dialog } from '@/components/ui/dialog'
 import { env } from '@/config/env'
 import { formatDateTime } from '@/lib/format'
@@ -10,30 +11,9 @@ export function curlExample(token: string, origin: string = env.VITE_API_BASE_UR
   return `curl -H "Authorization: Token ${token}" "${origin}/api/companies/?countries=DE"`
 }
 
-type CopyState = 'idle' | 'copied' | 'failed'
-
-function CopyButton({ text, label }: { text: string; label: string }) {
+function CopyButton(props: Omit<ComponentProps<typeof UiCopyButton>, 'copiedText' | 'failedText'>) {
   const { t } = useTranslation('apikeys')
-  const [state, setState] = useState<CopyState>('idle')
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(text)
-      setState('copied')
-    } catch {
-      setState('failed')
-    }
-  }
-  return (
-    <div className="flex flex-wrap items-center gap-2">
-      <Button variant="secondary" onClick={() => void copy()}>
-        {label}
-      </Button>
-      <span role="status" className="text-sm">
-        {state === 'copied' && <span className="text-emerald-800 dark:text-emerald-300">{t('created.copied')}</span>}
-        {state === 'failed' && <span className="text-red-700 dark:text-red-400">{t('created.copyFailed')}</span>}
-      </span>
-    </div>
-  )
+  return <UiCopyButton {...props} copiedText={t('created.copied')} failedText={t('created.copyFailed')} />
 }
 
 /** The full key, shown once: the dialog cannot be closed until the person confirms they have it. */
