@@ -7,7 +7,9 @@ import { registerProfileRoutes } from './profile.ts'
 import { registerApiKeyRoutes } from './api-keys.ts'
 import { registerGeoRoutes } from './geo.ts'
 import { registerCategoryRoutes } from './categories.ts'
+import { registerCapabilityRoutes } from './capabilities.ts'
 import { registerCompanyRoutes } from './companies.ts'
+import { registerFacetRoutes } from './facets.ts'
 import { registerExportRoutes } from './exports.ts'
 import { registerHistoryRoutes } from './history.ts'
 import { registerSnapshotRoutes } from './snapshots.ts'
@@ -20,7 +22,9 @@ export function registerRoutes(app: OpenAPIHono<AppEnv>, config: Pick<Config, 't
   registerApiKeyRoutes(app)
   registerGeoRoutes(app)
   registerCategoryRoutes(app)
+  registerFacetRoutes(app)
   registerCompanyRoutes(app)
+  registerCapabilityRoutes(app)
   registerExportRoutes(app)
   registerHistoryRoutes(app)
   registerSnapshotRoutes(app)

@@ -13,6 +13,8 @@ function searchService() {
     http.get('*/api/locations/level1/', () => HttpResponse.json([])),
     http.get('*/api/locations/level2/', () => HttpResponse.json([])),
     http.get('*/api/categories/', () => HttpResponse.json([])),
+    // a service without extensions: the coverage shows contact bars from the count endpoint only
+    http.get('*/api/capabilities/', () => HttpResponse.json({ detail: 'Not found.' }, { status: 404 })),
     http.get('*/api/companies/', () =>
       HttpResponse.json({ totalCount: 5, search_id: 8, results: [{ name: 'Bäckerei Schmidt', city: 'Köln', categories: ['Bakery'] }] }),
     ),

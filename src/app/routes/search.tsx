@@ -20,6 +20,11 @@ const ExportConfirmDialog = lazy(() =>
   })),
 )
 
+// coverage bars load after the first count: not part of the search page's first load
+const CoveragePanel = lazy(() =>
+  import('@/features/search/components/coverage-panel').then((m) => ({ default: m.CoveragePanel })),
+)
+
 // "Use in the API" shows the search as code; Headless UI's tabs load only when it is asked for
 const ApiSnippetsDialog = lazy(() =>
   import('@/features/search/components/api-snippets-dialog').then((m) => ({ default: m.ApiSnippetsDialog })),
@@ -100,6 +105,13 @@ export function Component() {
               {t('api.button')}
             </Button>
           </Card>
+          {data && data.totalCount > 0 && (
+            <Card>
+              <Suspense fallback={null}>
+                <CoveragePanel filters={filters} totalCount={data.totalCount} ready={!updating} onNarrow={(next) => setFilters(next)} />
+              </Suspense>
+            </Card>
+          )}
         </div>
         {data && (
           <Card className="min-w-0 lg:col-start-1">

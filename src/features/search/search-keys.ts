@@ -13,4 +13,5 @@ export const searchKeys = {
   categories: (q: string, lang: string) => [...searchKeys.all, 'categories', lang, q] as const,
   categoriesByIds: (ids: string[], lang: string) => [...searchKeys.all, 'categories-by-id', lang, ids] as const,
   preview: (query: PreviewQuery, lang: string) => [...searchKeys.all, 'preview', query, lang] as const,
+  facets: (query: PreviewQuery, lang: string) => [...searchKeys.all, 'facets', query, lang] as const,
 }

@@ -1,0 +1,36 @@
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi'
+import type { AppEnv } from '../app-env.ts'
+import { authed, security } from '../lib/authed.ts'
+import { authErrors } from '../lib/schemas.ts'
+
+/**
+ * The extensions this service adds to the interface (decisions.md, "Extensions beyond the interface"):
+ * a client asks once and hides what is not listed. Each is documented in /api/schema/ with `x-extension`.
+ */
+export const EXTENSIONS: Record<string, { version: number } & Record<string, unknown>> = {
+  /** GET /api/companies/facets/: coverage of a search (contact data, top regions and categories) in one answer. */
+  facets: { version: 1, limit: 8 },
+}
+
+const CapabilitiesSchema = z
+  .record(z.string(), z.object({ version: z.number().int() }).passthrough())
+  .openapi('Capabilities', { example: { facets: { version: 1, limit: 8 } } })
+
+const capabilitiesRoute = createRoute({
+  method: 'get',
+  path: '/api/capabilities',
+  tags: ['Extensions'],
+  summary: 'Extensions of this service beyond the interface',
+  description: 'A client hides every extension not named here; a service without this endpoint (404) has none.',
+  middleware: authed,
+  security,
+  'x-extension': true,
+  responses: {
+    200: { description: 'Extension name → {version, ...}', content: { 'application/json': { schema: CapabilitiesSchema } } },
+    ...authErrors,
+  },
+})
+
+export function registerCapabilityRoutes(app: OpenAPIHono<AppEnv>) {
+  app.openapi(capabilitiesRoute, (c) => c.json(EXTENSIONS, 200))
+}
