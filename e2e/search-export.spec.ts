@@ -293,8 +293,10 @@ for (const lng of ['en', 'he', 'th'] as const) {
     await expect(page.getByRole('listbox')).toBeHidden()
     // the confirmation, on a phone
     await page.setViewportSize({ width: 360, height: 800 })
-    await page.locator('main form button, main button.w-full').last().click()
-    await expect(page.getByRole('dialog').getByRole('button').first()).toBeVisible()
+    // the phone's bottom bar holds "Export…" (the side panel's copy is far below)
+    await page.locator('[data-testid=export-open]:visible').first().click()
+    await expect(page.getByRole('dialog').getByTestId('confirm-export')).toBeVisible()
+    await expect(page.getByRole('dialog').getByTestId('balance-after')).toBeVisible()
     await page.screenshot({ path: `test-results/screens/confirm-${lng}-360.png` })
     {
       const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()

@@ -194,7 +194,7 @@ export function registerAuthRoutes(app: OpenAPIHono<AppEnv>) {
       ])
     ).rows[0]
     const ok = await verifyPassword(password, found?.password_hash ?? (await dummyPasswordHash()))
-    if (!found || !ok) throw new HttpError(401, { detail: 'No active account found with the given credentials' })
+    if (!found || !ok) throw new HttpError(401, { detail: 'No active account found with the given credentials', code: 'invalid_credentials' })
     const tokens = await issueTokens(db, config.secret, found.id, randomUUID(), now)
     const account = (await loadAccount(db, found.id, now))!
     return c.json(

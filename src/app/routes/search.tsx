@@ -94,11 +94,7 @@ export function Component() {
           </Card>
           <Card title={t('export')}>
             <ExportOptions filters={filters} onChange={setFilters} />
-            <Button
-              className="mt-4 w-full"
-              disabled={!canExport}
-              onClick={openConfirm}
-            >
+            <Button className="mt-4 w-full" data-testid="export-open" disabled={!canExport} onClick={openConfirm}>
               {t('exportButton')}
             </Button>
             <Button ref={apiButton} variant="ghost" className="mt-2 w-full" onClick={() => setShowingApi(true)}>
@@ -129,7 +125,7 @@ export function Component() {
               {data ? t('count', { count: data.totalCount, formatted: formatNumber(i18n.language, data.totalCount) }) : '…'}
             </span>
           </p>
-          <Button className="shrink-0" disabled={!canExport} onClick={openConfirm}>
+          <Button className="shrink-0" data-testid="export-open" disabled={!canExport} onClick={openConfirm}>
             {t('exportButton')}
           </Button>
         </div>

@@ -75,6 +75,7 @@ export function ExportConfirmDialog({ open, onClose, searchId, totalCount, cap, 
             {t('cancel')}
           </Button>
           <Button
+            data-testid="confirm-export"
             onClick={submit}
             loading={start.isPending || start.isSuccess}
             disabled={!payment || !payment.enough || cost === 0}
