@@ -4,6 +4,7 @@ import { HTTPException } from 'hono/http-exception'
 import type { AppEnv, Deps } from './app-env.ts'
 import { describeError, fieldErrorBody, HttpError, sqlState } from './lib/errors.ts'
 import { zodErrorsToFields } from './lib/validation.ts'
+import { rateLimit } from './lib/rate-limit.ts'
 import { registerRoutes } from './routes/index.ts'
 import { serveDashboard } from './static.ts'
 
@@ -44,12 +45,25 @@ export function createApp(deps: Deps) {
     }),
   )
 
+  // The documents anyone may fetch cost CPU (the schema ≈ 50 ms to build): a budget per address.
+  const publicLimit = rateLimit((config) => config.limits.public)
+  app.use('/api/*', async (c, next) => {
+    if (/^\/api\/(plans|schema)\/?$/.test(c.req.path)) return publicLimit(c, next)
+    await next()
+  })
+
   registerRoutes(app, deps.config)
 
-  app.doc31('/api/schema', {
-    openapi: '3.1.0',
-    info: { title: 'Lead-data service (reference)', version: 'v1' },
-  })
+  // Built once, on first request (every route is registered by then), not on every request.
+  let schema: ReturnType<typeof app.getOpenAPI31Document> | undefined
+  app.get('/api/schema', (c) =>
+    c.json(
+      (schema ??= app.getOpenAPI31Document({
+        openapi: '3.1.0',
+        info: { title: 'Lead-data service (reference)', version: 'v1' },
+      })),
+    ),
+  )
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer' })
   app.openAPIRegistry.registerComponent('securitySchemes', 'token', {
     type: 'apiKey',

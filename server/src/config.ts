@@ -11,6 +11,13 @@ export interface Config {
   secret: string
   testClock: boolean
   rateLimitPerMinute: number
+  /**
+   * Per-address budgets a minute for the unauthenticated routes, each its own so that flooding one
+   * (reset) cannot starve another (sign-in); `failedAuth` counts wrong keys and tokens on the API.
+   */
+  limits: { login: number; refresh: number; signup: number; reset: number; confirm: number; failedAuth: number; public: number }
+  /** Active API keys one account may hold. */
+  maxApiKeys: number
   pageSnapshotToken: string | undefined
   /** Companies created by the seed on first start (default 100,000). */
   seedCompanies: number
@@ -32,6 +39,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secret: env.SECRET_KEY ?? loadOrCreateSecret(dataDir),
     testClock: env.LEADS_TEST_CLOCK === '1',
     rateLimitPerMinute: Number(env.RATE_LIMIT_PER_MINUTE ?? 600),
+    limits: {
+      login: Number(env.LOGIN_PER_MINUTE ?? 30),
+      refresh: Number(env.REFRESH_PER_MINUTE ?? 120),
+      signup: Number(env.SIGNUP_PER_MINUTE ?? 10),
+      reset: Number(env.RESET_PER_MINUTE ?? 10),
+      confirm: Number(env.CONFIRM_PER_MINUTE ?? 30),
+      failedAuth: Number(env.FAILED_AUTH_PER_MINUTE ?? 60),
+      public: Number(env.PUBLIC_PER_MINUTE ?? 120),
+    },
+    maxApiKeys: Number(env.MAX_API_KEYS ?? 25),
     pageSnapshotToken: env.PAGE_SNAPSHOT_TOKEN || undefined,
     seedCompanies: Number(env.SEED_COMPANIES ?? 100_000),
     publicUrl: (env.PUBLIC_URL ?? `http://${host}:${port}`).replace(/\/$/, ''),

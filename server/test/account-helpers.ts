@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto'
+import { readdir, readFile } from 'node:fs/promises'
+import path from 'node:path'
 import { expect } from 'vitest'
 import type { TestService } from './helpers.ts'
 
@@ -18,14 +20,37 @@ export interface TestUser {
 
 export const uniqueEmail = (tag = 'user') => `${tag}-${randomUUID().slice(0, 12)}@example.com`
 
-export async function signUp(svc: TestService, extra: Record<string, unknown> = {}): Promise<TestUser> {
+/** A signed-up account whose address is confirmed through the mailed link (as a person would), unless `confirm: false`. */
+export async function signUp(svc: TestService, extra: Record<string, unknown> = {}, { confirm = true } = {}): Promise<TestUser> {
   const email = uniqueEmail()
   const password = 'correct horse battery'
   const res = await svc.request('/api/auth/sign-up/', { method: 'POST', json: { email, password, ...extra } })
   expect(res.status).toBe(201)
   const { id } = await body<{ id: number }>(res)
+  if (confirm) await confirmFromOutbox(svc, email)
   const tokens = await login(svc, email, password)
   return { id, email, password, ...tokens }
+}
+
+/** The newest mail to `email` in the service's outbox. */
+export async function newestMail(svc: TestService, email: string): Promise<string> {
+  const dir = path.join(svc.deps.config.dataDir, 'outbox')
+  const files = (await readdir(dir).catch(() => [] as string[])).filter((f) => f.endsWith(`-${email}.eml`)).sort()
+  expect(files.length, `a mail to ${email}`).toBeGreaterThan(0)
+  return readFile(path.join(dir, files.at(-1)!), 'utf8')
+}
+
+/** The token of the newest confirmation link mailed to `email`. */
+export async function confirmationToken(svc: TestService, email: string): Promise<string> {
+  const text = await newestMail(svc, email)
+  const m = /\/confirm-email\?token=([A-Za-z0-9_-]+)/.exec(text)
+  expect(m, `a confirmation link in the mail to ${email}`).not.toBeNull()
+  return m![1]!
+}
+
+export async function confirmFromOutbox(svc: TestService, email: string) {
+  const res = await svc.request('/api/auth/confirm-email/', { method: 'POST', json: { token: await confirmationToken(svc, email) } })
+  expect(res.status, await res.clone().text()).toBe(200)
 }
 
 export async function login(svc: TestService, username: string, password: string) {

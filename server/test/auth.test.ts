@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { startTestService, type TestService } from './helpers.ts'
-import { advanceClock, body, login, profile, signUp, uniqueEmail } from './account-helpers.ts'
+import { advanceClock, body, confirmFromOutbox, login, profile, signUp, uniqueEmail } from './account-helpers.ts'
 
 let svc: TestService
 beforeAll(async () => {
@@ -15,15 +15,19 @@ afterAll(async () => {
 const post = (p: string, json: unknown, token?: string) => svc.request(p, { method: 'POST', json, token })
 
 describe('sign-up', () => {
-  it('creates an account on the free plan with its monthly credits', async () => {
+  it('creates an account on the free plan; its monthly credits arrive once the address is confirmed', async () => {
     const email = uniqueEmail()
     const res = await post('/api/auth/sign-up/', { email, password: 'long enough', first_name: 'Ada', preferred_language: 'he' })
     expect(res.status).toBe(201)
     const created = await body<{ id: number; email: string }>(res)
     expect(created).toEqual({ id: expect.any(Number), email })
     const { access } = await login(svc, email, 'long enough')
+    const before = await profile(svc, access)
+    expect(before).toMatchObject({ id: created.id, email, first_name: 'Ada', last_name: '', preferred_language: 'he', email_confirmed: false })
+    expect(before.remaining_credits).toBe(0)
+    await confirmFromOutbox(svc, email)
     const me = await profile(svc, access)
-    expect(me).toMatchObject({ id: created.id, email, first_name: 'Ada', last_name: '', preferred_language: 'he' })
+    expect(me.email_confirmed).toBe(true)
     expect(me.subscription_plan).toMatchObject({ plan_type: 'Free', allows_fresh_exports: false })
     expect(me.remaining_credits).toBe(100)
     expect(me.total_credits).toBe(100)
@@ -168,10 +172,19 @@ describe('protected routes', () => {
     const b = await body(none)
     expect(b.detail).toEqual(expect.any(String))
     expect(b.code).not.toBe('token_not_valid') // nothing to refresh: no token was sent
-    for (const header of ['Bearer not.a.jwt', 'Bearer lds_nonexistent', 'Token lds_nonexistent', 'Basic abc']) {
+    for (const header of ['Bearer not.a.jwt', 'Bearer lds_nonexistent', 'Token lds_nonexistent']) {
       const res = await svc.request('/api/user/profile/', { headers: { Authorization: header } })
       expect(res.status).toBe(401)
       expect(await body(res)).toMatchObject({ code: 'token_not_valid' })
+    }
+    // parsed exactly: another scheme, two spaces, or anything after the credential is refused as malformed
+    const key = await svc.request('/api/user/api-keys/', { method: 'POST', token: (await login(svc, 'demo@example.com', 'demo-password')).access, json: {} })
+    const token = (await body<{ token: string }>(key)).token
+    expect((await svc.request('/api/user/profile/', { headers: { Authorization: `Token ${token}` } })).status).toBe(200)
+    for (const header of ['Basic abc', `Token ${token} trailing-garbage`, `Token  ${token}`, `Token\t${token}`, `${token}`]) {
+      const res = await svc.request('/api/user/profile/', { headers: { Authorization: header } })
+      expect(res.status, header).toBe(401)
+      expect(await body(res)).toMatchObject({ code: 'invalid_authorization_header' })
     }
   })
 

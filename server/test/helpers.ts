@@ -36,7 +36,17 @@ export async function startTestService(overrides: Partial<Config> = {}): Promise
     }
   }
   const config: Config = {
-    ...loadConfig({ DATA_DIR: dataDir, PORT: '0', LEADS_TEST_CLOCK: '1', SEED_COMPANIES: '3000' }),
+    ...loadConfig({
+      DATA_DIR: dataDir,
+      PORT: '0',
+      LEADS_TEST_CLOCK: '1',
+      SEED_COMPANIES: '3000',
+      // The suites sign in and sign up far more often than a person: the per-address budgets of the
+      // auth routes are tested on their own (security.test.ts) with the defaults or smaller ones.
+      ...Object.fromEntries(
+        ['LOGIN', 'REFRESH', 'SIGNUP', 'RESET', 'CONFIRM', 'FAILED_AUTH', 'PUBLIC'].map((k) => [`${k}_PER_MINUTE`, '100000']),
+      ),
+    }),
     databaseUrl,
     ...overrides,
   }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestService, type TestService } from './helpers.ts'
-import { advanceClock, body, grant, login, profile, signUp } from './account-helpers.ts'
+import { advanceClock, body, confirmFromOutbox, grant, login, profile, signUp } from './account-helpers.ts'
 
 let svc: TestService
 beforeAll(async () => {
@@ -32,6 +32,8 @@ describe('GET /api/user/profile/', () => {
         'current_period_end',
         'can_download_fresh_exports',
         'preferred_language',
+        'email_confirmed', // extensions (issue 9)
+        'pending_email',
       ].sort(),
     )
     expect(me).toMatchObject({ id: u.id, email: u.email, first_name: 'Grace', last_name: 'Hopper', preferred_language: 'en' })
@@ -70,13 +72,14 @@ describe('GET /api/user/profile/', () => {
 })
 
 describe('PATCH /api/user/profile/', () => {
-  it('updates names, email and language and returns the whole user', async () => {
+  it('updates names and language at once; a new email (with the password) only once its link is used', async () => {
     const u = await signUp(svc)
     const email = `renamed-${u.id}@example.com`
-    const res = await patch(u.access, { first_name: 'Marie', last_name: 'Curie', preferred_language: 'th', email })
+    const res = await patch(u.access, { first_name: 'Marie', last_name: 'Curie', preferred_language: 'th', email, current_password: u.password })
     expect(res.status).toBe(200)
-    expect(await body(res)).toMatchObject({ first_name: 'Marie', last_name: 'Curie', preferred_language: 'th', email })
-    expect(await profile(svc, u.access)).toMatchObject({ first_name: 'Marie', email })
+    expect(await body(res)).toMatchObject({ first_name: 'Marie', last_name: 'Curie', preferred_language: 'th', email: u.email, pending_email: email })
+    await confirmFromOutbox(svc, email)
+    expect(await profile(svc, u.access)).toMatchObject({ first_name: 'Marie', email, pending_email: null })
   })
 
   it('accepts an empty object (the samples) and ignores unknown fields', async () => {
@@ -137,7 +140,7 @@ describe('PATCH /api/user/profile/', () => {
   it('refuses an email another account has (any case)', async () => {
     const a = await signUp(svc)
     const b = await signUp(svc)
-    const res = await patch(b.access, { email: a.email.toUpperCase() })
+    const res = await patch(b.access, { email: a.email.toUpperCase(), current_password: b.password })
     expect(res.status).toBe(400)
     expect((await body<Errors>(res)).errors.email).toBeDefined()
     // keeping one's own address is fine

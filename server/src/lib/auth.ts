@@ -3,14 +3,16 @@ import { SignJWT, jwtVerify } from 'jose'
 import { randomUUID } from 'node:crypto'
 import type { MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../app-env.ts'
-import { tokenNotValid, unauthorized } from './errors.ts'
+import { HttpError, tokenNotValid, unauthorized } from './errors.ts'
+import { clientAddress, failedAuth, throttled } from './rate-limit.ts'
 
 export const ACCESS_TOKEN_SECONDS = 60 * 60
 
 const key = (secret: string) => new TextEncoder().encode(secret)
 
-export async function signAccessToken(secret: string, userId: number, nowSeconds: number): Promise<string> {
-  return new SignJWT({ token_type: 'access' })
+/** `fam`: the session (refresh-token family) the access token belongs to; ending it ends the token. */
+export async function signAccessToken(secret: string, userId: number, nowSeconds: number, familyId?: string): Promise<string> {
+  return new SignJWT({ token_type: 'access', ...(familyId ? { fam: familyId } : {}) })
     .setProtectedHeader({ alg: 'HS256' })
     .setSubject(String(userId))
     .setIssuedAt(nowSeconds)
@@ -59,11 +61,11 @@ export async function verifyToken(
   token: string,
   type: 'access' | 'refresh',
   now: Date,
-): Promise<{ userId: number; jti: string; iat: number } | null> {
+): Promise<{ userId: number; jti: string; iat: number; familyId: string | null } | null> {
   try {
     const { payload } = await jwtVerify(token, key(secret), { algorithms: ['HS256'], currentDate: now })
     if (payload.token_type !== type || !payload.sub || !payload.jti || typeof payload.iat !== 'number') return null
-    return { userId: Number(payload.sub), jti: payload.jti, iat: payload.iat }
+    return { userId: Number(payload.sub), jti: payload.jti, iat: payload.iat, familyId: typeof payload.fam === 'string' ? payload.fam : null }
   } catch {
     return null
   }
@@ -74,31 +76,72 @@ export const hashApiKey = (token: string) => createHash('sha256').update(token).
 const looksLikeJwt = (token: string) => token.split('.').length === 3
 
 /**
+ * `Authorization` exactly as the interface writes it: the scheme, ONE space, the credential, nothing
+ * after it (`Token <key> trailing-garbage` is refused, not read as `<key>`). The credential is a JWT or
+ * an API key: URL-safe base64 characters and dots only.
+ */
+const AUTHORIZATION = /^(Bearer|Token) ([A-Za-z0-9._~+/=-]+)$/i
+
+export function parseAuthorization(header: string): { scheme: 'bearer' | 'token'; credential: string } | null {
+  const m = AUTHORIZATION.exec(header)
+  return m ? { scheme: m[1]!.toLowerCase() as 'bearer' | 'token', credential: m[2]! } : null
+}
+
+const malformedHeader = () =>
+  new HttpError(401, {
+    detail: 'Malformed Authorization header: use "Bearer <access token or API key>" or "Token <API key>".',
+    code: 'invalid_authorization_header',
+  })
+
+/**
  * Resolves the caller from `Authorization: Bearer <jwt>`, `Bearer <api key>` or `Token <api key>`
  * (part 5; decisions.md: Bearer is tried as a JWT first). Sets c.var.user and c.var.credential.
+ * Failures count against the client address (config.limits.failedAuth); past that budget the address
+ * gets 429 before any credential is looked at, so guessing keys costs the guesser, not the service.
  */
 export const requireAuth: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const deps = c.var.deps
+  const address = `ip:${clientAddress(c)}`
+  const limit = deps.config.limits.failedAuth
+  const blocked = failedAuth.over(deps, address, limit)
+  if (blocked) throw throttled(blocked, `Too many failed authentications from this address. Expected available in ${blocked} seconds.`)
+  try {
+    await authenticate(c)
+  } catch (err) {
+    if (err instanceof HttpError && err.status === 401) failedAuth.hit(deps, address, limit)
+    throw err
+  }
+  return next()
+}
+
+async function authenticate(c: Parameters<MiddlewareHandler<AppEnv>>[0]): Promise<void> {
   const header = c.req.header('authorization')
   if (!header) throw unauthorized()
-  const [scheme, token] = header.trim().split(/\s+/, 2)
-  if (!token || !/^(bearer|token)$/i.test(scheme ?? '')) throw tokenNotValid()
+  const parsed = parseAuthorization(header)
+  if (!parsed) throw malformedHeader()
+  const { scheme, credential: token } = parsed
   const { db, clock, config } = c.var.deps
   const now = clock.now()
-  if (/^bearer$/i.test(scheme!) && looksLikeJwt(token)) {
+  if (scheme === 'bearer' && looksLikeJwt(token)) {
     const claims = await verifyToken(config.secret, token, 'access', now)
     if (!claims) throw tokenNotValid()
     const found = (
-      await db.query<{ id: number; tokens_valid_after: Date | null }>('SELECT id, tokens_valid_after FROM users WHERE id = $1', [
-        claims.userId,
-      ])
+      await db.query<{ id: number; tokens_valid_after: Date | null; session_ended: boolean }>(
+        `SELECT id, tokens_valid_after,
+                EXISTS (SELECT 1 FROM refresh_tokens WHERE family_id = $2 AND revoked_at IS NOT NULL) AS session_ended
+           FROM users WHERE id = $1`,
+        [claims.userId, claims.familyId ?? ''],
+      )
     ).rows[0]
     if (!found) throw tokenNotValid('User not found')
     // Issued before the last password reset (see firstValidIatSeconds for the same-second rule).
     const firstValid = firstValidIatSeconds(found.tokens_valid_after)
     if (firstValid !== null && claims.iat < firstValid) throw tokenNotValid('Token was issued before the password was changed')
+    // Its session was signed out or ended by a reused refresh token: the access token ends with it.
+    if (found.session_ended) throw tokenNotValid('This session has been ended')
     c.set('user', { id: claims.userId })
     c.set('credential', `jwt:${claims.userId}`)
-    return next()
+    return
   }
   const row = (
     await db.query<{ id: string; user_id: number; expiry: Date | null; revoked_at: Date | null }>(
@@ -109,5 +152,4 @@ export const requireAuth: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (!row || row.revoked_at || (row.expiry && new Date(row.expiry) <= now)) throw tokenNotValid('Invalid API key.')
   c.set('user', { id: row.user_id })
   c.set('credential', `key:${row.id}`)
-  return next()
 }

@@ -36,6 +36,9 @@ export interface AccountRow {
   remaining_credits: number
   current_period_start: Date | null
   current_period_end: Date | null
+  /** null until the sign-up address is confirmed (issue 9): no credits, no exports before. */
+  email_confirmed_at: Date | null
+  pending_email: string | null
 }
 
 export interface Account extends AccountRow {
@@ -61,7 +64,7 @@ export function addMonths(d: Date, months: number): Date {
 }
 
 const ACCOUNT_COLUMNS =
-  'u.id, u.email, u.first_name, u.last_name, u.preferred_language, u.plan_id, u.remaining_credits, u.current_period_start, u.current_period_end'
+  'u.id, u.email, u.first_name, u.last_name, u.preferred_language, u.plan_id, u.remaining_credits, u.current_period_start, u.current_period_end, u.email_confirmed_at, u.pending_email'
 
 /**
  * Loads the account (with `lock`: SELECT … FOR UPDATE, inside a transaction) and rolls its billing

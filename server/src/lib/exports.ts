@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import type { Db, Queryable } from '../db/db.ts'
 import { balanceOf, chargeCredits, insufficientCredits, loadAccount } from './credits.ts'
-import { badRequest, notFound } from './errors.ts'
+import { badRequest, HttpError, notFound } from './errors.ts'
 import { filtersWhere, normaliseFilters, type Filters } from './filters.ts'
 
 /**
@@ -104,6 +104,13 @@ export async function startExport(
   return db.tx(async (q) => {
     const account = await loadAccount(q, req.userId, req.now, true)
     if (!account) throw notFound()
+    if (!account.email_confirmed_at) {
+      throw new HttpError(403, {
+        detail: 'Confirm your email address first: open the link in the mail we sent when you signed up.',
+        code: 'email_not_confirmed',
+        validation_code: 'email_not_confirmed',
+      })
+    }
     const source = (
       await q.query<{ id: number; filters: unknown; source_search_id: number | null }>(
         'SELECT id, filters, source_search_id FROM searches WHERE id = $1 AND user_id = $2',

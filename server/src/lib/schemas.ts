@@ -101,6 +101,12 @@ export const UserSchema = z
     current_period_end: int32().nullable().openapi({ description: 'Epoch seconds.' }),
     can_download_fresh_exports: z.boolean(),
     preferred_language: languageSchema,
+    email_confirmed: z.boolean().optional().openapi({
+      description: 'Extension: false until the sign-up address is confirmed (no credits, no exports until then).',
+    }),
+    pending_email: z.string().nullable().optional().openapi({
+      description: 'Extension: a requested new address waiting for its confirmation link; `email` changes only then.',
+    }),
   })
   .openapi('User')
 

@@ -3,7 +3,7 @@ import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi'
 import type { AppEnv } from '../app-env.ts'
 import { hashApiKey } from '../lib/auth.ts'
 import { authed, security } from '../lib/authed.ts'
-import { badRequest, notFound } from '../lib/errors.ts'
+import { badRequest, HttpError, notFound } from '../lib/errors.ts'
 import { authErrors, jsonBody, jsonError, refuseNul, safeString } from '../lib/schemas.ts'
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
@@ -76,7 +76,8 @@ const createKeyRoute = createRoute({
       description: 'Created',
       content: { 'application/json': { schema: z.object({ token: z.string(), api_key: ApiKeySchema }).openapi('ApiKeyCreated') } },
     },
-    400: jsonError('Invalid input (e.g. an expiry in the past)'),
+    400: jsonError('Invalid input (e.g. an expiry in the past), or the account already holds the maximum of active keys (`api_key_limit` with `limit`, default 25)'),
+    403: jsonError('Called with an API key: keys cannot make keys (`code: api_key_not_allowed`)'),
     ...authErrors,
   },
 })
@@ -107,13 +108,35 @@ export function registerApiKeyRoutes(app: OpenAPIHono<AppEnv>) {
     const now = clock.now()
     const expiry = body.expiry ? new Date(body.expiry) : null
     if (expiry && expiry <= now) throw badRequest({ expiry: ['The expiry must be in the future.'] })
+    // A stolen key must not mint a successor that outlives its revocation.
+    if (c.var.credential.startsWith('key:')) {
+      throw new HttpError(403, { detail: 'API keys cannot create API keys. Sign in with the password to do that.', code: 'api_key_not_allowed' })
+    }
     const token = newApiKey()
-    const { rows } = await db.query<KeyRow>(
-      `INSERT INTO api_keys (id, user_id, token_key, key_hash, created_at, expiry) VALUES ($1, $2, $3, $4, $5, $6)
-       RETURNING id, token_key, created_at, expiry`,
-      [randomUUID(), c.var.user.id, token.slice(0, API_KEY_PREFIX_LENGTH), hashApiKey(token), now, expiry],
-    )
-    return c.json({ token, api_key: toJson(rows[0]!) }, 201)
+    const limit = c.var.deps.config.maxApiKeys
+    const row = await db.tx(async (q) => {
+      // The account row lock serialises concurrent creations, so two at once cannot both pass the cap.
+      await q.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [c.var.user.id])
+      const active = (
+        await q.query<{ n: number }>(
+          'SELECT count(*)::int AS n FROM api_keys WHERE user_id = $1 AND revoked_at IS NULL AND (expiry IS NULL OR expiry > $2)',
+          [c.var.user.id, now],
+        )
+      ).rows[0]!.n
+      if (active >= limit) {
+        throw badRequest(
+          { non_field_errors: [{ code: 'api_key_limit', message: `An account can hold at most ${limit} active API keys: revoke one first.`, params: { limit } }] },
+          `An account can hold at most ${limit} active API keys.`,
+        )
+      }
+      const { rows } = await q.query<KeyRow>(
+        `INSERT INTO api_keys (id, user_id, token_key, key_hash, created_at, expiry) VALUES ($1, $2, $3, $4, $5, $6)
+         RETURNING id, token_key, created_at, expiry`,
+        [randomUUID(), c.var.user.id, token.slice(0, API_KEY_PREFIX_LENGTH), hashApiKey(token), now, expiry],
+      )
+      return rows[0]!
+    })
+    return c.json({ token, api_key: toJson(row) }, 201)
   })
 
   app.openapi(revokeRoute, async (c) => {

@@ -10,6 +10,14 @@ import { authErrors } from '../lib/schemas.ts'
 export const EXTENSIONS: Record<string, { version: number } & Record<string, unknown>> = {
   /** GET /api/companies/facets/: coverage of a search (contact data, top regions and categories) in one answer. */
   facets: { version: 1, limit: 8 },
+  /** POST /api/auth/logout/: sign-out ends the session at the service. */
+  logout: { version: 1 },
+  /** Sign-up confirmed by a mailed link (POST /api/auth/confirm-email/, …/resend/); `email_confirmed` and `pending_email` on the profile. */
+  email_confirmation: { version: 1 },
+  /** POST /api/user/password/ with the current password; an email change needs `current_password`. */
+  password_change: { version: 1 },
+  /** At most `limit` active API keys per account (set from MAX_API_KEYS when answered). */
+  api_key_limit: { version: 1, limit: 25 },
 }
 
 const CapabilitiesSchema = z
@@ -32,5 +40,7 @@ const capabilitiesRoute = createRoute({
 })
 
 export function registerCapabilityRoutes(app: OpenAPIHono<AppEnv>) {
-  app.openapi(capabilitiesRoute, (c) => c.json(EXTENSIONS, 200))
+  app.openapi(capabilitiesRoute, (c) =>
+    c.json({ ...EXTENSIONS, api_key_limit: { version: 1, limit: c.var.deps.config.maxApiKeys } }, 200),
+  )
 }

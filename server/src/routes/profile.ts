@@ -3,7 +3,11 @@ import type { AppEnv } from '../app-env.ts'
 import type { Queryable } from '../db/db.ts'
 import { authed, security } from '../lib/authed.ts'
 import { balanceOf, loadAccount } from '../lib/credits.ts'
-import { badRequest, notFound } from '../lib/errors.ts'
+import { badRequest, HttpError, notFound } from '../lib/errors.ts'
+import { hashPassword, verifyPassword } from '../lib/password.ts'
+import { sendMail } from '../lib/mail.ts'
+import { renderMail } from '../lib/mail-templates.ts'
+import { activeKeys, emailTaken, issueSession, mailPasswordChanged, passwordSchema, sendConfirmation, setPassword } from './auth.ts'
 import { planToJson } from '../lib/plans.ts'
 import {
   authErrors,
@@ -38,6 +42,24 @@ export async function profileOf(q: Queryable, userId: number, now: Date): Promis
     current_period_end: epoch(account.current_period_end),
     can_download_fresh_exports: account.plan?.allows_fresh_exports ?? false,
     preferred_language: account.preferred_language as User['preferred_language'],
+    email_confirmed: account.email_confirmed_at !== null,
+    pending_email: account.pending_email,
+  }
+}
+
+/** Keys read and export; changing how the account signs in takes the password, in a signed-in session. */
+const keysCannot = () =>
+  new HttpError(403, {
+    detail: 'API keys can read and export, not change the sign-in address or password. Sign in with the password to do that.',
+    code: 'api_key_not_allowed',
+  })
+
+/** The current password, checked; a wrong or missing one is a field error on `current_password`. */
+async function checkCurrentPassword(q: Queryable, userId: number, password: string | undefined) {
+  if (!password) throw badRequest({ current_password: [{ code: 'password_required', message: 'Enter your current password to change this.' }] })
+  const row = (await q.query<{ password_hash: string }>('SELECT password_hash FROM users WHERE id = $1', [userId])).rows[0]
+  if (!row || !(await verifyPassword(password, row.password_hash))) {
+    throw badRequest({ current_password: [{ code: 'wrong_password', message: 'The current password is not correct.' }] })
   }
 }
 
@@ -48,6 +70,9 @@ const ProfilePatch = z
     first_name: nameSchema.optional(),
     last_name: nameSchema.optional(),
     preferred_language: languageSchema.optional(),
+    current_password: z.string().max(1024).optional().openapi({
+      description: 'Extension: required with `email` (and refused for API-key callers, 403 `api_key_not_allowed`).',
+    }),
     remaining_credits: int32().nullable().optional().openapi({ description: 'Range-checked, then refused: read-only here.' }),
     current_period_start: int32().nullable().optional().openapi({ description: 'Range-checked, then refused: read-only here.' }),
     current_period_end: int32().nullable().optional().openapi({ description: 'Range-checked, then refused: read-only here.' }),
@@ -72,13 +97,48 @@ const patchProfile = createRoute({
   tags: ['Credits & Profile'],
   summary: 'Partial update of the profile',
   description:
-    'email, first_name, last_name and preferred_language can be changed. remaining_credits, current_period_start and current_period_end are range-checked and then refused with `errors.<field>: ["read-only"]` (decisions.md).',
+    'first_name, last_name and preferred_language can be changed. A new email needs `current_password` and a signed-in session (not an API key): the new address gets a confirmation link, the old one a notice, and `email` changes only when the link is used (`pending_email` meanwhile). remaining_credits, current_period_start and current_period_end are range-checked and then refused with `errors.<field>: ["read-only"]` (decisions.md).',
   middleware: authed,
   security,
   request: { body: jsonBody(ProfilePatch) },
   responses: {
     200: { description: 'Updated user', content: { 'application/json': { schema: UserSchema } } },
-    400: jsonError('Invalid input, read-only field or email taken'),
+    400: jsonError('Invalid input, read-only field, email taken, or current password missing or wrong'),
+    403: jsonError('An API key tried to change the email (`code: api_key_not_allowed`)'),
+    ...authErrors,
+  },
+})
+
+const ChangePassword = z
+  .object({ current_password: z.string().min(1).max(1024), new_password: passwordSchema })
+  .openapi('PasswordChange')
+
+const changePassword = createRoute({
+  method: 'post',
+  path: '/api/user/password',
+  tags: ['Credits & Profile'],
+  summary: 'Change the password (ends every other session)',
+  description:
+    'Needs the current password and a signed-in session (403 `api_key_not_allowed` for API keys). Every session ends; the answer carries a fresh token pair for the caller and the API keys that still work, which are also mailed.',
+  'x-extension': true,
+  middleware: authed,
+  security,
+  request: { body: jsonBody(ChangePassword) },
+  responses: {
+    200: {
+      description: 'Changed',
+      content: {
+        'application/json': {
+          schema: z.object({
+            access: z.string(),
+            refresh: z.string(),
+            api_keys: z.array(z.object({ id: z.string(), prefix: z.string(), created: z.number().int(), expiry: z.number().int().nullable() })),
+          }),
+        },
+      },
+    },
+    400: jsonError('Invalid input, or the current password is wrong (`wrong_password` on `current_password`)'),
+    403: jsonError('API keys cannot change the password (`code: api_key_not_allowed`)'),
     ...authErrors,
   },
 })
@@ -97,26 +157,55 @@ export function registerProfileRoutes(app: OpenAPIHono<AppEnv>) {
     for (const f of READ_ONLY) if (body[f] !== undefined) readOnly[f] = ['read-only']
     if (Object.keys(readOnly).length) throw badRequest(readOnly)
 
+    const { config } = c.var.deps
+    const now = clock.now()
+    const current = (await db.query<{ email: string; preferred_language: string }>('SELECT email, preferred_language FROM users WHERE id = $1', [userId])).rows[0]
+    if (!current) throw notFound()
+    // Setting the address it already has is no change (the account form sends every field).
+    const newEmail = body.email !== undefined && body.email.toLowerCase() !== current.email.toLowerCase() ? body.email : undefined
+    if (newEmail !== undefined) {
+      if (c.var.credential.startsWith('key:')) throw keysCannot()
+      await checkCurrentPassword(db, userId, body.current_password)
+    }
+
     const sets: string[] = []
     const params: unknown[] = [userId]
-    for (const f of ['email', 'first_name', 'last_name', 'preferred_language'] as const) {
+    for (const f of ['first_name', 'last_name', 'preferred_language'] as const) {
       const v = body[f]
       if (v === undefined) continue
       params.push(v)
       sets.push(`${f} = $${params.length}`)
     }
     await db.tx(async (q) => {
-      if (body.email !== undefined) {
-        const taken = await q.query('SELECT 1 FROM users WHERE lower(email) = lower($1) AND id <> $2', [body.email, userId])
-        if (taken.rows.length) throw badRequest({ email: ['An account with this email already exists.'] })
-      }
       if (sets.length) await q.query(`UPDATE users SET ${sets.join(', ')} WHERE id = $1`, params)
-    }).catch((err: unknown) => {
-      if (typeof err === 'object' && err !== null && (err as { code?: unknown }).code === '23505') {
-        throw badRequest({ email: ['An account with this email already exists.'] })
+      if (newEmail !== undefined) {
+        const taken = await q.query('SELECT 1 FROM users WHERE lower(email) = lower($1) AND id <> $2', [newEmail, userId])
+        if (taken.rows.length) throw emailTaken()
+        // The address changes only when the link mailed to it is used (routes/auth.ts confirm-email);
+        // the old address hears of it at once, so an intruder cannot move the account silently.
+        await q.query('UPDATE users SET pending_email = $2 WHERE id = $1', [userId, newEmail])
+        const language = body.preferred_language ?? current.preferred_language
+        await sendConfirmation(q, config, { id: userId, preferred_language: language }, 'email_change', newEmail, now)
+        await sendMail(config.dataDir, { to: current.email, now, ...renderMail('email_change_notice', language, { new_email: newEmail }) })
       }
-      throw err
     })
     return c.json(await profileOf(db, userId, clock.now()), 200)
+  })
+
+  app.openapi(changePassword, async (c) => {
+    const { current_password, new_password } = c.req.valid('json')
+    const { db, clock, config } = c.var.deps
+    const userId = c.var.user.id
+    if (c.var.credential.startsWith('key:')) throw keysCannot()
+    await checkCurrentPassword(db, userId, current_password)
+    const now = clock.now()
+    const passwordHash = await hashPassword(new_password)
+    const tokens = await db.tx(async (q) => {
+      await setPassword(q, userId, passwordHash, now)
+      return issueSession(q, config.secret, userId, now)
+    })
+    await mailPasswordChanged(db, config, userId, now)
+    const keys = await activeKeys(db, userId, now)
+    return c.json({ ...tokens, api_keys: keys.map((k) => ({ id: k.id, prefix: k.prefix, created: epoch(k.created)!, expiry: epoch(k.expiry) })) }, 200)
   })
 }

@@ -58,8 +58,8 @@ export async function seedAccounts(db: Db, opts: { now: Date; config: Config }):
   const user = (
     await db.query<{ id: number }>(
       `INSERT INTO users (email, password_hash, first_name, last_name, preferred_language, plan_id, remaining_credits,
-                          current_period_start, current_period_end, created_at)
-       VALUES ($1, $2, 'Dana', 'Weber', 'en', $3, $4, $5, $6, $7) RETURNING id`,
+                          current_period_start, current_period_end, created_at, email_confirmed_at)
+       VALUES ($1, $2, 'Dana', 'Weber', 'en', $3, $4, $5, $6, $7, $7) RETURNING id`,
       [DEMO_EMAIL, await hashPassword(DEMO_PASSWORD), plan.id, plan.monthly_credits, periodStart, addMonths(periodStart, 1),
         new Date(now.getTime() - 400 * DAY_MS)],
     )
