@@ -32,6 +32,11 @@ export interface ApiOptions<T> {
   signal?: AbortSignal
   /** false for the public endpoints (/api/auth/*, /api/plans): no Authorization header, no refresh. */
   auth?: boolean
+  /**
+   * false: a 429 is not waited out but thrown at once (with retryAfterMs), for forms a person submits
+   * (sign-in, sign-up, reset), which show the wait as a countdown instead of a long spinner.
+   */
+  retryThrottled?: boolean
 }
 
 export class ApiError extends Error {
@@ -154,7 +159,7 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 }
 
 export async function api<T = unknown>(path: string, options: ApiOptions<T> = {}): Promise<T> {
-  const { method = 'GET', query, body, schema, signal, auth = true } = options
+  const { method = 'GET', query, body, schema, signal, auth = true, retryThrottled = true } = options
   const url = buildUrl(path, query)
 
   const send = (token: string | null, requestId: string) => {
@@ -178,12 +183,15 @@ export async function api<T = unknown>(path: string, options: ApiOptions<T> = {}
     if (res.status === 429) {
       const retryAfterMs = parseRetryAfter(res.headers.get('Retry-After'))
       const wait = retryAfterMs ?? fullJitter(attempt)
-      if (attempt + 1 < MAX_ATTEMPTS && wait <= MAX_RETRY_AFTER_MS) {
+      if (retryThrottled && attempt + 1 < MAX_ATTEMPTS && wait <= MAX_RETRY_AFTER_MS) {
         await res.text().catch(() => '')
         await sleep(wait, signal)
         continue
       }
-      throw new ApiError(429, await readBody(res), { retryAfterMs, requestId })
+      const throttled = await readBody(res)
+      // the body's retry_after (seconds) when the header is missing
+      const bodyWait = throttled && typeof throttled === 'object' ? (throttled as { retry_after?: unknown }).retry_after : undefined
+      throw new ApiError(429, throttled, { retryAfterMs: retryAfterMs ?? (typeof bodyWait === 'number' ? bodyWait * 1000 : undefined), requestId })
     }
 
     if (!res.ok) throw new ApiError(res.status, await readBody(res), { requestId })

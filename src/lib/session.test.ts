@@ -41,6 +41,23 @@ describe('tabs share one session', () => {
     expect(localStorage.getItem(REFRESH_STORAGE_KEY)).toBeNull()
   })
 
+  it('signing out ends the session at the service too, and a service without the endpoint (404) changes nothing', async () => {
+    for (const status of [204, 404]) {
+      const bodies: unknown[] = []
+      server.use(
+        http.post('/api/auth/logout/', async ({ request }) => {
+          bodies.push(await request.json())
+          return new HttpResponse(null, { status })
+        }),
+      )
+      setTokensForTests('access-1', `refresh-${status}`)
+      signOut()
+      await until(() => bodies.length === 1)
+      expect(bodies[0]).toEqual({ refresh: `refresh-${status}` })
+      expect(isSignedIn()).toBe(false)
+    }
+  })
+
   it('a refresh here hands the new access token to the other tabs', async () => {
     setTokensForTests('old', 'refresh-1')
     server.use(

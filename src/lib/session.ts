@@ -209,7 +209,7 @@ setAuthHandlers({ getAccessToken, refreshAccessToken })
 
 export async function signIn(email: string, password: string): Promise<void> {
   // the login `user` object (interface 2.1, last paragraph) is not needed: the profile follows
-  const body = await api('/api/auth/login', { method: 'POST', body: { username: email, password }, auth: false })
+  const body = await api('/api/auth/login', { method: 'POST', body: { username: email, password }, auth: false, retryThrottled: false })
   const res = readTokens(body)
   if (!res?.refresh) throw new ApiError(200, { detail: 'Unexpected login response.', code: CLIENT_CODES.invalidResponse })
   writeRefresh(res.refresh)
@@ -219,9 +219,32 @@ export async function signIn(email: string, password: string): Promise<void> {
   publish()
 }
 
-/** Ends the session here and in every other tab. The interface has no logout endpoint. */
+/**
+ * Ends the session here and in every other tab, and at the service: POST /api/auth/logout/ (an
+ * extension) revokes the refresh token's session, so a copy of it is worth nothing. Fire and forget
+ * (keepalive survives the page change); a service without the endpoint (404) or offline changes
+ * nothing here: the tab forgets the tokens either way.
+ */
 export function signOut(): void {
+  const refresh = readRefresh()
   endSession('signed-out', { broadcast: true })
+  if (refresh) {
+    void fetch(buildUrl('/api/auth/logout'), {
+      method: 'POST',
+      keepalive: true,
+      headers: { 'Content-Type': 'application/json', 'X-Request-ID': crypto.randomUUID() },
+      body: JSON.stringify({ refresh }),
+    }).catch(() => undefined)
+  }
+}
+
+/** After a password change the service hands this tab a new session (every other one ended). */
+export function adoptTokens(access: string, refresh: string): void {
+  writeRefresh(refresh)
+  accessToken = access
+  refreshOfAccess = refresh
+  post({ type: 'access', access })
+  publish()
 }
 
 /** Called when the session ends for any reason, in this tab or (via the channel) in another. */

@@ -5,6 +5,8 @@ export function safeNext(next: string | null | undefined, fallback = '/search'):
     const url = new URL(next, 'http://dashboard.invalid')
     if (url.origin !== 'http://dashboard.invalid') return fallback
     if (url.pathname.startsWith('/sign-in')) return fallback
+    // normalisation can make a path protocol-relative (`/.//host` → `//host`): then it is not a path
+    if (url.pathname.startsWith('//') || url.pathname.startsWith('/\\')) return fallback
     return `${url.pathname}${url.search}${url.hash}`
   } catch {
     return fallback

@@ -14,6 +14,9 @@ describe('safeNext', () => {
     ['javascript:alert(1)', '/search'],
     ['search', '/search'],
     ['/sign-in?next=/x', '/search'],
+    ['/.//evil.example', '/search'],
+    ['/..//evil.example/x', '/search'],
+    ['/./search', '/search'],
   ])('%s → %s', (input, expected) => {
     expect(safeNext(input)).toBe(expected)
   })
