@@ -19,6 +19,7 @@ export const router = createBrowserRouter([
       { path: paths.signUp, lazy: () => import('./routes/sign-up') },
       { path: paths.forgotPassword, lazy: () => import('./routes/forgot-password') },
       { path: paths.resetPassword, lazy: () => import('./routes/reset-password') },
+      { path: paths.confirmEmail, lazy: () => import('./routes/confirm-email') },
       {
         // public pages inside the shell, protected ones below it
         lazy: page(() => import('./routes/shell')),

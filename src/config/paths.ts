@@ -5,6 +5,7 @@ export const paths = {
   signUp: '/sign-up',
   forgotPassword: '/forgot-password',
   resetPassword: '/reset-password',
+  confirmEmail: '/confirm-email',
   plans: '/plans',
   search: '/search',
   exportJob: (searchId: number | string) => `/exports/${searchId}`,

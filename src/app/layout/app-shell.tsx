@@ -5,6 +5,7 @@ import { buttonClass } from '@/components/ui/button'
 import { paths } from '@/config/paths'
 import { useProfile } from '@/lib/api/profile'
 import { changeLanguage, i18n } from '@/lib/i18n'
+import { ConfirmEmailBanner } from './confirm-banner'
 import { CreditBalance } from './credit-balance'
 import { LanguageSwitcher } from './language-switcher'
 import { UserMenu } from './user-menu'
@@ -172,6 +173,7 @@ export function AppShell({ signedIn, children }: { signedIn: boolean; children: 
         )}
       </header>
       <div id="main" tabIndex={-1} className="mx-auto w-full max-w-7xl flex-1 px-3 py-6 focus:outline-none sm:px-6">
+        {signedIn && <ConfirmEmailBanner />}
         {children}
       </div>
     </div>

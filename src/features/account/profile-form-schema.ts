@@ -12,10 +12,12 @@ export const profileFormSchema = z.object({
   // trimmed first; the length rules see the trimmed value, and only a string that passes them is checked as an address
   email: z.pipe(z.string().check(z.trim(), z.minLength(1, 'required'), z.maxLength(254, 'emailTooLong')), z.email('email')),
   preferred_language: z.enum(LANGUAGES, 'language'),
+  // asked for only when the email changes (the form checks that it is filled then)
+  current_password: z.optional(z.string().check(z.maxLength(1024, 'required'))),
 })
 export type ProfileForm = z.infer<typeof profileFormSchema>
 
-export const PROFILE_ERROR_KEYS = ['required', 'email', 'emailTooLong', 'nameTooLong', 'language'] as const
+export const PROFILE_ERROR_KEYS = ['required', 'email', 'emailTooLong', 'nameTooLong', 'language', 'currentPasswordRequired'] as const
 export type ProfileErrorKey = (typeof PROFILE_ERROR_KEYS)[number]
 export const isProfileErrorKey = (v: unknown): v is ProfileErrorKey =>
   typeof v === 'string' && (PROFILE_ERROR_KEYS as readonly string[]).includes(v)

@@ -2,6 +2,7 @@ import { useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
+import { ThrottleNotice, useThrottle } from '@/components/throttle-notice'
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { TextField } from '@/components/ui/field'
@@ -18,6 +19,7 @@ export function ForgotPasswordForm() {
   const fieldError = useFieldError()
   const [sentTo, setSentTo] = useState<string | null>(null)
   const [formError, setFormError] = useState<string | null>(null)
+  const throttle = useThrottle()
   const {
     register,
     handleSubmit,
@@ -31,6 +33,7 @@ export function ForgotPasswordForm() {
       await requestPasswordReset(email)
       setSentTo(email)
     } catch (error) {
+      if (throttle.take(error)) return
       if (!applyFieldErrors(error, setError, ['email'])) setFormError(errorMessage(error))
     }
   })
@@ -42,6 +45,7 @@ export function ForgotPasswordForm() {
       ) : (
         <form onSubmit={onSubmit} noValidate className="space-y-4">
           {formError && <Alert tone="error">{formError}</Alert>}
+          <ThrottleNotice remainingMs={throttle.remainingMs} />
           <TextField
             label={t('fields.email')}
             type="email"
@@ -51,7 +55,7 @@ export function ForgotPasswordForm() {
             error={fieldError(errors.email?.message)}
             {...register('email')}
           />
-          <Button type="submit" loading={isSubmitting} className="w-full">
+          <Button type="submit" loading={isSubmitting} disabled={throttle.waiting} className="w-full">
             {t('forgot.submit')}
           </Button>
         </form>

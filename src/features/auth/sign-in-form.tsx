@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate, useSearchParams } from 'react-router'
+import { ThrottleNotice, useThrottle } from '@/components/throttle-notice'
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { TextField } from '@/components/ui/field'
@@ -23,6 +24,7 @@ export function SignInForm() {
   const [params] = useSearchParams()
   const navigate = useNavigate()
   const [formError, setFormError] = useState<string | null>(null)
+  const throttle = useThrottle()
   const reason = params.get('reason')
   const {
     register,
@@ -37,6 +39,7 @@ export function SignInForm() {
     try {
       await signIn(email, password)
     } catch (error) {
+      if (throttle.take(error)) return
       setFormError(error instanceof ApiError && (error.status === 401 || error.status === 400) ? t('signIn.invalid') : errorMessage(error))
       return
     }
@@ -59,6 +62,7 @@ export function SignInForm() {
       {notice && <Alert tone={reason === 'password-changed' ? 'success' : 'info'} className="mb-4">{notice}</Alert>}
       <form onSubmit={onSubmit} noValidate className="space-y-4">
         {formError && <Alert tone="error">{formError}</Alert>}
+        <ThrottleNotice remainingMs={throttle.remainingMs} />
         <TextField
           label={t('fields.email')}
           type="email"
@@ -81,7 +85,7 @@ export function SignInForm() {
             {t('signIn.forgot')}
           </Link>
         </div>
-        <Button type="submit" loading={isSubmitting} className="w-full">
+        <Button type="submit" loading={isSubmitting} disabled={throttle.waiting} className="w-full">
           {isSubmitting ? t('signIn.submitting') : t('signIn.submit')}
         </Button>
       </form>

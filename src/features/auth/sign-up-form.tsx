@@ -2,6 +2,7 @@ import { useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate, useSearchParams } from 'react-router'
+import { ThrottleNotice, useThrottle } from '@/components/throttle-notice'
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { TextField } from '@/components/ui/field'
@@ -23,6 +24,7 @@ export function SignUpForm() {
   const [params] = useSearchParams()
   const navigate = useNavigate()
   const [formError, setFormError] = useState<string | null>(null)
+  const throttle = useThrottle()
   const {
     register,
     handleSubmit,
@@ -39,6 +41,7 @@ export function SignUpForm() {
     try {
       await signUp({ ...values, ...(isLanguage(language) ? { preferred_language: language } : {}) })
     } catch (error) {
+      if (throttle.take(error)) return
       if (!applyFieldErrors(error, setError, ['email', 'password', 'first_name', 'last_name'])) setFormError(errorMessage(error))
       return
     }
@@ -54,6 +57,7 @@ export function SignUpForm() {
     <>
       <form onSubmit={onSubmit} noValidate className="space-y-4">
         {formError && <Alert tone="error">{formError}</Alert>}
+        <ThrottleNotice remainingMs={throttle.remainingMs} />
         <div className="grid gap-4 sm:grid-cols-2">
           <TextField label={t('fields.firstName')} autoComplete="given-name" maxLength={150} error={fieldError(errors.first_name?.message)} {...register('first_name')} />
           <TextField label={t('fields.lastName')} autoComplete="family-name" maxLength={150} error={fieldError(errors.last_name?.message)} {...register('last_name')} />
@@ -77,7 +81,7 @@ export function SignUpForm() {
           error={fieldError(errors.password?.message)}
           {...register('password')}
         />
-        <Button type="submit" loading={isSubmitting} className="w-full">
+        <Button type="submit" loading={isSubmitting} disabled={throttle.waiting} className="w-full">
           {isSubmitting ? t('signUp.submitting') : t('signUp.submit')}
         </Button>
       </form>

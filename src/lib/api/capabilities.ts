@@ -32,3 +32,9 @@ export function useCapability(name: string): boolean | undefined {
   const { data, isError } = useQuery({ ...capabilitiesOptions(), select: (caps) => name in caps })
   return isError ? false : data
 }
+
+/** The extension's own description ({version, …}, e.g. `limit`): undefined while asking, null when absent. */
+export function useCapabilityInfo(name: string): Capabilities[string] | null | undefined {
+  const { data, isError } = useQuery({ ...capabilitiesOptions(), select: (caps) => caps[name] ?? null })
+  return isError ? null : data
+}

@@ -42,6 +42,9 @@ export const profileSchema = z.looseObject({
   current_period_start: periodDateSchema,
   current_period_end: periodDateSchema,
   can_download_fresh_exports: withDefault(z.boolean(), false),
+  // extensions (issue 9): absent on a service without them, and then nothing is shown
+  email_confirmed: z.optional(z.boolean()),
+  pending_email: z.optional(z.nullable(z.string())),
   // an unknown code from a newer service must not break the page: treat it as English
   preferred_language: z.pipe(
     z.optional(z.nullable(z.string())),
@@ -56,6 +59,8 @@ export type Profile = z.output<typeof profileSchema>
 /** What the dashboard may PATCH: never the balance or the period (decisions.md). */
 export interface ProfileUpdate {
   email?: string
+  /** Extension: the service asks for it with a new email. */
+  current_password?: string
   first_name?: string
   last_name?: string
   preferred_language?: Language

@@ -3,9 +3,11 @@ import { useTranslation } from 'react-i18next'
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
+import { useCapability } from '@/lib/api/capabilities'
 import { profileOptions } from '@/lib/api/profile'
 import { weeklyUsageOptions } from '../api/get-credit-usage'
 import { CreditsPanel } from './credits-panel'
+import { PasswordForm } from './password-form'
 import { ProfileForm } from './profile-form'
 import { UsageChart } from './usage-chart'
 
@@ -15,6 +17,7 @@ export function AccountPage() {
   const { t } = useTranslation('account')
   const profile = useQuery(profileOptions())
   const usage = useQuery(weeklyUsageOptions(USAGE_WEEKS))
+  const canChangePassword = useCapability('password_change')
 
   return (
     <main className="mx-auto w-full min-w-0 max-w-5xl space-y-6">
@@ -40,6 +43,11 @@ export function AccountPage() {
             {/* keyed by id: the form takes the loaded profile as its defaults */}
             <ProfileForm key={String(profile.data.id)} profile={profile.data} />
           </Card>
+          {canChangePassword && (
+            <Card title={t('password.title')} className="lg:col-start-2">
+              <PasswordForm />
+            </Card>
+          )}
         </div>
       )}
       <Card title={t('usage.title')}>

@@ -111,9 +111,50 @@ describe('ProfileForm validation (interface 2.1 / part 8 limits, checked before 
     const email = screen.getByLabelText('Email')
     await userEvent.clear(email)
     await userEvent.type(email, 'taken@example.com')
+    await userEvent.type(screen.getByLabelText('Current password'), 'my password')
     await userEvent.click(screen.getByRole('button', { name: 'Save changes' }))
     expect(await screen.findByText('This email is already in use.')).toBeInTheDocument()
     expect(email).toHaveAttribute('aria-invalid', 'true')
+  })
+
+  it('a new email asks for the current password before sending, shows a wrong one on its field, then says where the link went', async () => {
+    const sent: Array<Record<string, unknown>> = []
+    server.use(
+      http.patch('/api/user/profile/', async ({ request }) => {
+        const body = (await request.json()) as Record<string, unknown>
+        sent.push(body)
+        if (body.current_password !== 'right one') {
+          return HttpResponse.json(
+            { detail: 'Invalid input.', errors: { current_password: ['The current password is not correct.'] } },
+            { status: 400 },
+          )
+        }
+        return HttpResponse.json({ ...rawProfile, pending_email: body.email })
+      }),
+    )
+    renderWithProviders(<ProfileForm profile={profile()} />)
+    expect(screen.queryByLabelText('Current password')).toBeNull() // only once the address changes
+    const email = screen.getByLabelText('Email')
+    await userEvent.clear(email)
+    await userEvent.type(email, 'new@example.com')
+    await userEvent.click(screen.getByRole('button', { name: 'Save changes' }))
+    expect(await screen.findByText('Enter your current password to change the email address.')).toBeInTheDocument()
+    expect(sent).toHaveLength(0)
+    const password = screen.getByLabelText('Current password')
+    await userEvent.type(password, 'wrong one')
+    await userEvent.click(screen.getByRole('button', { name: 'Save changes' }))
+    expect(await screen.findByText('The current password is not correct.')).toBeInTheDocument()
+    expect(password).toHaveAttribute('aria-invalid', 'true')
+    await userEvent.clear(password)
+    await userEvent.type(password, 'right one')
+    await userEvent.click(screen.getByRole('button', { name: 'Save changes' }))
+    await waitFor(() => expect(sent).toHaveLength(2))
+    expect(sent[1]).toMatchObject({ email: 'new@example.com', current_password: 'right one' })
+  })
+
+  it('says where the confirmation link went while a new address waits', async () => {
+    renderWithProviders(<ProfileForm profile={profile({ pending_email: 'new@example.com' })} />)
+    expect(await screen.findByText(/We sent a confirmation link to new@example.com/)).toBeInTheDocument()
   })
 
   it('switches the dashboard language as soon as the profile is saved', async () => {

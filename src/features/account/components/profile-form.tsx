@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod'
 import { useState } from 'react'
-import { useForm } from 'react-hook-form'
+import { useForm, useWatch } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
@@ -13,6 +13,8 @@ import { changeLanguage } from '@/lib/i18n'
 import { isProfileErrorKey, profileFormSchema, type ProfileForm as ProfileFormValues } from '../profile-form-schema'
 
 const FIELDS = ['first_name', 'last_name', 'email', 'preferred_language'] as const
+/** Fields the service may name in a 400: the form's own plus the password an email change needs. */
+const ERROR_FIELDS = [...FIELDS, 'current_password'] as const
 
 /** Languages by their own names ("Deutsch", "עברית"), so each person finds theirs. */
 const languageOptions = LANGUAGES.map((code) => ({ code, name: ownLanguageName(code) })).sort((a, b) =>
@@ -29,6 +31,7 @@ export function ProfileForm({ profile }: { profile: Profile }) {
     handleSubmit,
     setError,
     reset,
+    control,
     formState: { errors, dirtyFields },
   } = useForm<ProfileFormValues>({
     resolver: zodResolver(profileFormSchema),
@@ -40,7 +43,10 @@ export function ProfileForm({ profile }: { profile: Profile }) {
     },
   })
 
-  const message = (field: (typeof FIELDS)[number]) => {
+  // a new sign-in address needs the current password (a service extension; harmless without it)
+  const emailChanging = (useWatch({ control, name: 'email' }) ?? '').trim().toLowerCase() !== profile.email.toLowerCase()
+
+  const message = (field: (typeof ERROR_FIELDS)[number]) => {
     const m = errors[field]?.message
     if (!m) return undefined
     return isProfileErrorKey(m) ? t(`profile.errors.${m}`) : m
@@ -49,6 +55,14 @@ export function ProfileForm({ profile }: { profile: Profile }) {
   const onSubmit = (values: ProfileFormValues) => {
     const changes: ProfileUpdate = {}
     for (const f of FIELDS) if (dirtyFields[f]) Object.assign(changes, { [f]: values[f] })
+    if (changes.email !== undefined && changes.email.toLowerCase() === profile.email.toLowerCase()) delete changes.email
+    if (changes.email !== undefined) {
+      if (!values.current_password) {
+        setError('current_password', { type: 'required', message: 'currentPasswordRequired' }, { shouldFocus: true })
+        return
+      }
+      changes.current_password = values.current_password
+    }
     if (Object.keys(changes).length === 0) {
       setStatus('unchanged')
       return
@@ -61,13 +75,14 @@ export function ProfileForm({ profile }: { profile: Profile }) {
           last_name: saved.last_name,
           email: saved.email,
           preferred_language: saved.preferred_language,
+          current_password: '',
         })
         setStatus('saved')
         if (changes.preferred_language) await changeLanguage(saved.preferred_language)
       },
       onError: (e) => {
         if (!(e instanceof ApiError)) return
-        for (const f of FIELDS) {
+        for (const f of ERROR_FIELDS) {
           const msg = e.fieldErrors[f]?.[0]
           if (msg) setError(f, { type: 'server', message: msg }, { shouldFocus: true })
         }
@@ -75,7 +90,8 @@ export function ProfileForm({ profile }: { profile: Profile }) {
     })
   }
 
-  const serverFieldErrors = update.error instanceof ApiError && FIELDS.some((f) => update.error instanceof ApiError && update.error.fieldErrors[f])
+  const serverFieldErrors =
+    update.error instanceof ApiError && ERROR_FIELDS.some((f) => update.error instanceof ApiError && update.error.fieldErrors[f])
 
   return (
     <form onSubmit={handleSubmit(onSubmit)} noValidate className="space-y-4">
@@ -84,6 +100,21 @@ export function ProfileForm({ profile }: { profile: Profile }) {
         <TextField label={t('profile.lastName')} dir="auto" autoComplete="family-name" error={message('last_name')} {...register('last_name')} />
       </div>
       <TextField label={t('profile.email')} type="email" dir="ltr" autoComplete="email" error={message('email')} {...register('email')} />
+      {profile.pending_email && !emailChanging && (
+        <Alert tone="info">
+          {t('profile.pending', { email: profile.pending_email })}
+        </Alert>
+      )}
+      {emailChanging && (
+        <TextField
+          label={t('profile.currentPassword')}
+          type="password"
+          autoComplete="current-password"
+          hint={t('profile.currentPasswordHint')}
+          error={message('current_password')}
+          {...register('current_password')}
+        />
+      )}
       <SelectField
         label={t('profile.language')}
         hint={t('profile.languageHint')}

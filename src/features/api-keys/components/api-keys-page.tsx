@@ -6,7 +6,8 @@ import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
 import { Dialog } from '@/components/ui/dialog'
 import { ApiError } from '@/lib/api-client'
-import { formatDate, formatDateTime } from '@/lib/format'
+import { useCapabilityInfo } from '@/lib/api/capabilities'
+import { formatDate, formatDateTime, formatNumber } from '@/lib/format'
 import type { CreatedApiKey } from '../api/create-api-key'
 import { apiKeysOptions, isExpired, type ApiKey } from '../api/get-api-keys'
 import { useRevokeApiKey } from '../api/revoke-api-key'
@@ -15,11 +16,18 @@ import { CreatedKeyDialog } from './created-key-dialog'
 import { withIsolated } from '../isolated'
 
 export function ApiKeysPage() {
-  const { t } = useTranslation('apikeys')
+  const { t, i18n } = useTranslation('apikeys')
   const keys = useQuery(apiKeysOptions())
   const [created, setCreated] = useState<CreatedApiKey | null>(null)
   const [revoking, setRevoking] = useState<ApiKey | null>(null)
   const [revokedPrefix, setRevokedPrefix] = useState<string | null>(null)
+  // a service with the api_key_limit extension says how many active keys an account may hold
+  const limitInfo = useCapabilityInfo('api_key_limit')
+  const limit = typeof limitInfo?.limit === 'number' ? limitInfo.limit : null
+  const [listedAt] = useState(() => Date.now())
+  const active = keys.data?.filter((k) => !isExpired(k, listedAt)).length ?? 0
+  const atLimit = limit !== null && active >= limit
+  const n = (v: number) => formatNumber(i18n.language, v)
 
   return (
     <main className="mx-auto w-full min-w-0 max-w-5xl space-y-6">
@@ -38,7 +46,18 @@ export function ApiKeysPage() {
       </div>
 
       <Card title={t('create.title')}>
+        {limit !== null && keys.data && (
+          <p className="mb-3 text-sm text-slate-600 dark:text-slate-400" data-testid="key-limit">
+            {t('limit', { active: n(active), limit: n(limit) })}
+          </p>
+        )}
+        {atLimit && (
+          <Alert tone="warning" className="mb-3">
+            {t('limitReached', { limit: n(limit) })}
+          </Alert>
+        )}
         <CreateKeyForm
+          atLimit={atLimit}
           onCreated={(c) => {
             setRevokedPrefix(null)
             setCreated(c)

@@ -27,7 +27,8 @@ const parseLocalDay = (v: string | undefined) => {
   return Number.isNaN(d.getTime()) ? null : d
 }
 
-export function CreateKeyForm({ onCreated }: { onCreated: (created: CreatedApiKey) => void }) {
+/** `atLimit`: the account holds the most active keys the service allows (the button stays off, the reason shows). */
+export function CreateKeyForm({ onCreated, atLimit = false }: { onCreated: (created: CreatedApiKey) => void; atLimit?: boolean }) {
   const { t, i18n } = useTranslation('apikeys')
   const create = useCreateApiKey()
   const schema = useMemo(() => createApiKeyFormSchema(), [])
@@ -87,7 +88,7 @@ export function CreateKeyForm({ onCreated }: { onCreated: (created: CreatedApiKe
           {t('create.error', { detail: create.error instanceof ApiError ? create.error.detail : String(create.error) })}
         </Alert>
       )}
-      <Button type="submit" loading={create.isPending}>
+      <Button type="submit" loading={create.isPending} disabled={atLimit}>
         {create.isPending ? t('create.submitting') : t('create.submit')}
       </Button>
     </form>

@@ -7,6 +7,7 @@ import { Dialog } from '@/components/ui/dialog'
 import { Spinner } from '@/components/ui/spinner'
 import { paths } from '@/config/paths'
 import { useProfile } from '@/lib/api/profile'
+import { ApiError } from '@/lib/api-client'
 import { errorMessage } from '@/lib/error-message'
 import { formatNumber } from '@/lib/format'
 import { insufficientCredits, useStartExport, type StartedExport } from '../api/start-export'
@@ -37,6 +38,9 @@ export function ExportConfirmDialog({ open, onClose, searchId, totalCount, cap, 
   const payment = balance ? planPayment(cost, balance) : null
   const linkDays = profile.data?.subscription_plan?.link_expiration_days
   const refused = insufficientCredits(start.error)
+  // a service with sign-up confirmation (extension) refuses exports until the address is confirmed
+  const unconfirmed =
+    profile.data?.email_confirmed === false || (start.error instanceof ApiError && start.error.code === 'email_not_confirmed')
 
   // Starting an export charges credits: a second press (double-click, Enter twice) before React re-renders
   // with isPending must not send a second request, so the guard is a ref set synchronously on the first press.
@@ -78,7 +82,7 @@ export function ExportConfirmDialog({ open, onClose, searchId, totalCount, cap, 
             data-testid="confirm-export"
             onClick={submit}
             loading={start.isPending || start.isSuccess}
-            disabled={!payment || !payment.enough || cost === 0}
+            disabled={!payment || !payment.enough || cost === 0 || unconfirmed}
           >
             {t('start')}
           </Button>
@@ -127,7 +131,8 @@ export function ExportConfirmDialog({ open, onClose, searchId, totalCount, cap, 
             )}
           </dl>
           {linkDays !== undefined && linkDays > 0 && <p>{t('linkDays', { count: linkDays, formatted: n(linkDays) })}</p>}
-          {!payment.enough && (
+          {unconfirmed && <Alert tone="warning">{t('notConfirmed')}</Alert>}
+          {!payment.enough && !unconfirmed && (
             <Alert tone="warning" title={t('notEnough')}>
               <p>{t('notEnoughBody', { required: n(cost), available: n(payment.available) })}</p>
               <p className="mt-2">{t('waysOut')}</p>
@@ -154,7 +159,7 @@ export function ExportConfirmDialog({ open, onClose, searchId, totalCount, cap, 
               })}
             </Alert>
           )}
-          {start.isError && !refused && (
+          {start.isError && !refused && !unconfirmed && (
             <Alert tone="error" title={t('startError')}>
               {errorMessage(start.error)}
             </Alert>
