@@ -19,13 +19,29 @@ export const uniqueEmail = (prefix = 'e2e') => `${prefix}-${Date.now()}-${Math.r
 /** A fresh account per test keeps tests independent. */
 export async function signUpViaApi(
   request: APIRequestContext,
-  opts: { prefix?: string; password?: string; first_name?: string; last_name?: string; preferred_language?: string } = {},
+  opts: { prefix?: string; password?: string; first_name?: string; last_name?: string; preferred_language?: string; confirm?: boolean } = {},
 ): Promise<Account> {
-  const { prefix, password = 'e2e-password-123', ...rest } = opts
+  const { prefix, password = 'e2e-password-123', confirm = true, ...rest } = opts
   const account = { email: uniqueEmail(prefix), password }
   const res = await request.post('/api/auth/sign-up/', { data: { ...account, first_name: 'Test', last_name: 'Person', ...rest } })
   expect(res.status(), await res.text()).toBe(201)
+  if (confirm) await confirmViaOutbox(request, account.email)
   return account
+}
+
+/** The token of the newest confirmation link mailed to `email` (sign-up or new address). */
+export function confirmationLink(email: string): string {
+  const { text } = newestOutboxMail(email)
+  const m = /(\/confirm-email\?token=[A-Za-z0-9_-]+)/.exec(text)
+  if (!m) throw new Error(`no confirmation link in the newest mail to ${email}`)
+  return m[1]!
+}
+
+/** Confirms the address as its owner would, with the link from the outbox (no credits, no exports before). */
+export async function confirmViaOutbox(request: APIRequestContext, email: string) {
+  const token = new URL(confirmationLink(email), 'http://x').searchParams.get('token')
+  const res = await request.post('/api/auth/confirm-email/', { data: { token } })
+  expect(res.status(), await res.text()).toBe(200)
 }
 
 export async function loginViaApi(request: APIRequestContext, account: Account): Promise<{ access: string; refresh: string }> {

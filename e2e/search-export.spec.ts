@@ -2,6 +2,7 @@ import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
 import ExcelJS from 'exceljs'
 import { readFile } from 'node:fs/promises'
+import { confirmViaOutbox } from './helpers'
 
 /**
  * The search → export → download flow against the real reference service (test clock on):
@@ -18,6 +19,7 @@ async function newAccount(request: APIRequestContext, credits?: { subscription?:
   const email = `f2-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`
   const password = 'search-export-pass'
   expect((await request.post('/api/auth/sign-up/', { data: { email, password } })).status()).toBe(201)
+  await confirmViaOutbox(request, email)
   const login = await request.post('/api/auth/login/', { data: { username: email, password } })
   expect(login.ok()).toBe(true)
   const token = ((await login.json()) as { access: string }).access
