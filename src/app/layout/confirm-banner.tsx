@@ -1,6 +1,7 @@
 import { useMutation } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
 import { ThrottleNotice, useThrottle } from '@/components/throttle-notice'
+import { withIsolated } from '@/components/isolated'
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { resendConfirmation } from '@/features/auth/auth-api'
@@ -22,9 +23,9 @@ export function ConfirmEmailBanner() {
   return (
     <div className="mb-6 space-y-2" data-testid="confirm-banner">
       <Alert tone="warning">
-        <p>{t('confirmBanner.text', { email })}</p>
+        <p>{withIsolated((slot) => t('confirmBanner.text', { email: slot }), email ?? '')}</p>
         {resend.isSuccess ? (
-          <p className="mt-2 font-medium">{t('confirmBanner.sent', { email })}</p>
+          <p className="mt-2 font-medium">{withIsolated((slot) => t('confirmBanner.sent', { email: slot }), email ?? '')}</p>
         ) : (
           <Button variant="secondary" className="mt-2" loading={resend.isPending} disabled={throttle.waiting} onClick={() => resend.mutate()}>
             {t('confirmBanner.resend')}

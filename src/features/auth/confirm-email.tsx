@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useSearchParams } from 'react-router'
+import { withIsolated } from '@/components/isolated'
 import { Alert } from '@/components/ui/alert'
 import { Spinner } from '@/components/ui/spinner'
 import { paths } from '@/config/paths'
@@ -64,7 +65,7 @@ export function ConfirmEmail() {
     case 'email_change':
       return (
         <>
-          <Alert tone="success">{t('confirm.changeDone', { email: state.email })}</Alert>
+          <Alert tone="success">{withIsolated((email) => t('confirm.changeDone', { email }), state.email)}</Alert>
           {next}
         </>
       )

@@ -2,6 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod'
 import { useState } from 'react'
 import { useForm, useWatch } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
+import { withIsolated } from '@/components/isolated'
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { SelectField, TextField } from '@/components/ui/field'
@@ -102,7 +103,7 @@ export function ProfileForm({ profile }: { profile: Profile }) {
       <TextField label={t('profile.email')} type="email" dir="ltr" autoComplete="email" error={message('email')} {...register('email')} />
       {profile.pending_email && !emailChanging && (
         <Alert tone="info">
-          {t('profile.pending', { email: profile.pending_email })}
+          {withIsolated((email) => t('profile.pending', { email }), profile.pending_email)}
         </Alert>
       )}
       {emailChanging && (

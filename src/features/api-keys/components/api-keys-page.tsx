@@ -13,7 +13,7 @@ import { apiKeysOptions, isExpired, type ApiKey } from '../api/get-api-keys'
 import { useRevokeApiKey } from '../api/revoke-api-key'
 import { CreateKeyForm } from './create-key-form'
 import { CreatedKeyDialog } from './created-key-dialog'
-import { withIsolated } from '../isolated'
+import { withIsolated } from '@/components/isolated'
 
 export function ApiKeysPage() {
   const { t, i18n } = useTranslation('apikeys')

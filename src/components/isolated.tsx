@@ -4,7 +4,7 @@ import type { ReactNode } from 'react'
 const SLOT = '\uE000'
 
 /**
- * A translated sentence with one Latin value (a key prefix) isolated in `<bdi dir="ltr">`, so that inside
+ * A translated sentence with one Latin value (a key prefix, an email address) isolated in `<bdi dir="ltr">`, so that inside
  * Hebrew text it is neither reordered nor glued to its neighbours. `translate` is called with the slot
  * marker as the value. An ellipsis right after the value belongs to it ("lds_QnTi…") and is isolated with it.
  */
