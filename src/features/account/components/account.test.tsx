@@ -154,7 +154,10 @@ describe('ProfileForm validation (interface 2.1 / part 8 limits, checked before 
 
   it('says where the confirmation link went while a new address waits', async () => {
     renderWithProviders(<ProfileForm profile={profile({ pending_email: 'new@example.com' })} />)
-    expect(await screen.findByText(/We sent a confirmation link to new@example.com/)).toBeInTheDocument()
+    const notice = await screen.findByText((_, el) => el?.getAttribute('role') === 'status' && /We sent a confirmation link to/.test(el.textContent ?? ''))
+    expect(notice).toHaveTextContent('We sent a confirmation link to new@example.com. Your sign-in address changes once you open it.')
+    // the address is isolated, so a right-to-left sentence cannot reorder it
+    expect(notice.querySelector('bdi[dir=ltr]')).toHaveTextContent('new@example.com')
   })
 
   it('switches the dashboard language as soon as the profile is saved', async () => {
