@@ -1,5 +1,6 @@
 import { OpenAPIHono } from '@hono/zod-openapi'
 import { bodyLimit } from 'hono/body-limit'
+import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import type { AppEnv, Deps } from './app-env.ts'
 import { describeError, fieldErrorBody, HttpError, sqlState } from './lib/errors.ts'
@@ -37,13 +38,30 @@ export function createApp(deps: Deps) {
     c.set('deps', deps)
     await next()
   })
-  app.use(
-    '/api/*',
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: (c) => c.json({ detail: 'Request body is larger than 1 MB.', code: 'body_too_large' }, 413),
-    }),
-  )
+  // Every API answer: never cached by a browser or proxy (they carry account data), never sniffed.
+  app.use('/api/*', async (c, next) => {
+    await next()
+    if (!c.res.headers.has('Cache-Control')) c.header('Cache-Control', 'no-store')
+    c.header('X-Content-Type-Options', 'nosniff')
+  })
+  // 413 from Content-Length before anything touches the body: reading it would make
+  // @hono/node-server wrap it in a paused stream and destroy the socket 500 ms after the answer,
+  // breaking the client's next request on that keep-alive connection. `Connection: close` ends the
+  // connection cleanly instead (the client's unsent body is not read). A chunked body without a
+  // length is counted as it arrives and cut off at the limit the same way.
+  const tooLarge = (c: Context<AppEnv>) =>
+    c.json({ detail: 'Request body is larger than 1 MB.', code: 'body_too_large' }, 413, { Connection: 'close' })
+  const chunkedLimit = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: tooLarge })
+  app.use('/api/*', async (c, next) => {
+    const length = c.req.header('content-length')
+    if (length !== undefined) {
+      const n = Number(length)
+      if (!Number.isFinite(n) || n < 0) return c.json({ detail: 'Invalid Content-Length.', code: 'bad_request' }, 400, { Connection: 'close' })
+      if (n > MAX_BODY_BYTES) return tooLarge(c)
+      return next()
+    }
+    return chunkedLimit(c, next)
+  })
 
   // The documents anyone may fetch cost CPU (the schema ≈ 50 ms to build): a budget per address.
   const publicLimit = rateLimit((config) => config.limits.public)

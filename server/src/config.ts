@@ -21,8 +21,12 @@ export interface Config {
   pageSnapshotToken: string | undefined
   /** Companies created by the seed on first start (default 100,000). */
   seedCompanies: number
-  /** Public origin used in links (password-reset mail, download URLs). */
+  /**
+   * Public origin of every link the service builds (mails, download URLs, history pages), never taken
+   * from a request's Host header. PUBLIC_URL, else the address the service listens on (set at start).
+   */
   publicUrl: string
+  publicUrlConfigured: boolean
   /** Directory of the built dashboard served at /, when it exists. */
   distDir: string
 }
@@ -51,7 +55,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxApiKeys: Number(env.MAX_API_KEYS ?? 25),
     pageSnapshotToken: env.PAGE_SNAPSHOT_TOKEN || undefined,
     seedCompanies: Number(env.SEED_COMPANIES ?? 100_000),
-    publicUrl: (env.PUBLIC_URL ?? `http://${host}:${port}`).replace(/\/$/, ''),
+    publicUrl: (env.PUBLIC_URL || `http://${host}:${port}`).replace(/\/+$/, ''),
+    publicUrlConfigured: Boolean(env.PUBLIC_URL),
     distDir: path.resolve(env.DIST_DIR ?? 'dist'),
   }
 }

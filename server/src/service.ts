@@ -15,7 +15,8 @@ export interface RunningService {
 }
 
 /** Opens (and on first start migrates and seeds) the database, starts the worker and the HTTP server. */
-export async function startService(config: Config): Promise<RunningService> {
+export async function startService(given: Config): Promise<RunningService> {
+  const config = { ...given }
   const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir })
   const clock = new Clock()
   await seedIfEmpty(db, config, clock)
@@ -25,8 +26,11 @@ export async function startService(config: Config): Promise<RunningService> {
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host })
   await new Promise<void>((resolve) => server.once('listening', () => resolve()))
   const { port } = server.address() as AddressInfo
+  const url = `http://${config.host}:${port}`
+  // PORT=0 picks a free port: links use the one actually bound unless PUBLIC_URL says otherwise
+  if (!config.publicUrlConfigured) config.publicUrl = url
   return {
-    url: `http://${config.host}:${port}`,
+    url,
     deps,
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()))

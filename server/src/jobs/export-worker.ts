@@ -80,14 +80,21 @@ interface RowWriter {
  * phone number like `+49 30 1234-56` or a negative number — is left alone: it holds no function or
  * reference, so it cannot call anything. XLSX needs none of this: exceljs writes strings as text
  * cells, never as formulas.
+ *
+ * Every `;`- or `,`-separated SEGMENT of a cell is checked the same way (after leading spaces and
+ * quotes): Excel in `;`-separator locales (DE, FR, …) splits `Shop;=1+1` into two cells when it
+ * ignores the quoting, so a risky segment gets its `'` too (`Shop;'=1+1`), and a cell holding `;` is
+ * quoted as well as one holding `,`.
  */
 const FORMULA_START = /^[=@\t\r]/
 const SIGN_START = /^[+-]/
 const PLAIN_NUMBER = /^[+-][\d ()./-]*$/
+const risky = (segment: string) => FORMULA_START.test(segment) || (SIGN_START.test(segment) && !PLAIN_NUMBER.test(segment))
 export function csvSafe(cell: Cell): Cell {
   if (typeof cell !== 'string') return cell
-  if (FORMULA_START.test(cell) || (SIGN_START.test(cell) && !PLAIN_NUMBER.test(cell))) return `'${cell}`
-  return cell
+  if (risky(cell)) cell = `'${cell}`
+  // segments after a separator: the separator, then spaces/quotes, then the segment itself
+  return cell.replace(/([;,][\s"']*)([^;,]*)/g, (all, lead: string, segment: string) => (risky(segment) ? `${lead}'${segment}` : all))
 }
 
 function csvWriter(file: string): RowWriter {
@@ -95,7 +102,7 @@ function csvWriter(file: string): RowWriter {
   // RFC 4180: comma-separated, CRLF line ends, fields quoted when needed; UTF-8, one header row.
   // csv-stringify quotes a field holding the whole CRLF delimiter but not a lone CR or LF, which
   // would split the row (and start a new line with whatever follows): quote those too.
-  const csv = stringify({ header: true, columns: [...EXPORT_COLUMNS], record_delimiter: 'windows', quoted_match: /[\r\n]/ })
+  const csv = stringify({ header: true, columns: [...EXPORT_COLUMNS], record_delimiter: 'windows', quoted_match: /[\r\n;]/ })
   csv.pipe(out)
   const failed = new Promise<never>((_, reject) => {
     out.once('error', reject)

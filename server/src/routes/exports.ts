@@ -193,7 +193,8 @@ export function registerExportRoutes(app: OpenAPIHono<AppEnv>) {
     if (expiresAt <= c.var.deps.clock.now()) throw gone(`The download link expired at ${expiresAt.toISOString()}.`)
     const expires = Math.floor(expiresAt.getTime() / 1000)
     const sig = signDownload(c.var.deps.config.secret, row.user_id, row.id, expires)
-    const origin = new URL(c.req.url).origin
+    // from the configured public address, never from the request's Host header
+    const origin = c.var.deps.config.publicUrl
     const size = Number(row.file_size_bytes ?? 0)
     return c.json(
       {

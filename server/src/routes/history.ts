@@ -181,8 +181,10 @@ const retryRoute = createRoute({
   },
 })
 
-function pageUrl(requestUrl: string, page: number): string {
-  const u = new URL(requestUrl)
+/** The same list at another page, on the configured public address (never the request's Host). */
+function pageUrl(publicUrl: string, requestUrl: string, page: number): string {
+  const asked = new URL(requestUrl)
+  const u = new URL(asked.pathname + asked.search, `${publicUrl}/`)
   u.searchParams.set('page', String(page))
   return u.toString()
 }
@@ -205,8 +207,8 @@ export function registerHistoryRoutes(app: OpenAPIHono<AppEnv>) {
     return c.json(
       {
         count,
-        next: page < pages ? pageUrl(c.req.url, page + 1) : null,
-        previous: page > 1 ? pageUrl(c.req.url, page - 1) : null,
+        next: page < pages ? pageUrl(c.var.deps.config.publicUrl, c.req.url, page + 1) : null,
+        previous: page > 1 ? pageUrl(c.var.deps.config.publicUrl, c.req.url, page - 1) : null,
         results: rows.map(toEntry),
       },
       200,

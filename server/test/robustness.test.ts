@@ -1,0 +1,124 @@
+import http from 'node:http'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startTestService, type TestService } from './helpers.ts'
+import { body, grant, preview, signUp, startExport, waitForExport } from './account-helpers.ts'
+
+/** Issue 8: careless clients and hostile headers. */
+
+let svc: TestService
+beforeAll(async () => {
+  svc = await startTestService()
+})
+afterAll(async () => {
+  await svc?.close()
+})
+
+function send(
+  agent: http.Agent,
+  p: string,
+  { method = 'GET', payload, headers = {}, chunked = false }: { method?: string; payload?: Buffer; headers?: Record<string, string>; chunked?: boolean } = {},
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
+  const url = new URL(svc.url + p)
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname + url.search,
+        method,
+        agent,
+        headers: { ...(payload && !chunked ? { 'Content-Length': String(payload.length) } : {}), 'Content-Type': 'application/json', ...headers },
+      },
+      (res) => {
+        let text = ''
+        res.setEncoding('utf8')
+        res.on('data', (d: string) => (text += d))
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }))
+      },
+    )
+    // the server may answer and close before the whole body is sent: that is the point
+    req.on('error', (err: NodeJS.ErrnoException) => (err.code === 'EPIPE' || err.code === 'ECONNRESET' ? undefined : reject(err)))
+    if (payload && chunked) {
+      for (let i = 0; i < payload.length; i += 64 * 1024) req.write(payload.subarray(i, i + 64 * 1024))
+      req.end()
+    } else req.end(payload)
+  })
+}
+
+describe('a body over 1 MB', () => {
+  it('gets 413 from Content-Length with Connection: close, and the next three requests on the keep-alive agent are all answered', async () => {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
+    const big = Buffer.alloc(2 * 1024 * 1024, 'a')
+    const refused = await send(agent, '/api/auth/login/', { method: 'POST', payload: big })
+    expect(refused.status).toBe(413)
+    expect(refused.headers.connection).toBe('close')
+    expect(JSON.parse(refused.text)).toMatchObject({ code: 'body_too_large' })
+    // past @hono/node-server's 500 ms drain timeout, when a kept-alive socket used to be destroyed under the client
+    await new Promise((r) => setTimeout(r, 700))
+    for (let i = 0; i < 3; i++) expect((await send(agent, '/api/plans/')).status).toBe(200)
+    agent.destroy()
+  })
+
+  it('sent chunked (no length) is cut off at the limit with 413, never a 500', async () => {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
+    const refused = await send(agent, '/api/auth/login/', { method: 'POST', payload: Buffer.alloc(3 * 1024 * 1024, 'a'), chunked: true })
+    expect(refused.status).toBe(413)
+    expect((await send(agent, '/api/plans/')).status).toBe(200)
+    agent.destroy()
+  })
+})
+
+describe('headers', () => {
+  it('API answers, errors included, are never cached or sniffed', async () => {
+    for (const [p, status] of [
+      ['/api/plans/', 200],
+      ['/api/user/profile/', 401],
+      ['/api/nothing-here/', 404],
+    ] as const) {
+      const res = await svc.request(p)
+      expect(res.status).toBe(status)
+      expect(res.headers.get('cache-control')).toBe('no-store')
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff')
+    }
+  })
+
+  it('links come from the configured public address, never from the Host header', async () => {
+    const u = await signUp(svc)
+    await grant(svc, u.access, { subscription: 1000 })
+    const p = await preview(svc, u.access, 'countries=DE')
+    for (let i = 0; i < 2; i++) {
+      const started = await body<{ search_id: number }>(await startExport(svc, u.access, { search_id: p.search_id, export_format: 'csv', max_leads: 2 }))
+      expect((await waitForExport(svc, u.access, started.search_id)).status).toBe('COMPLETED')
+    }
+    const agent = new http.Agent()
+    const auth = { Authorization: `Bearer ${u.access}`, Host: 'evil.test' }
+    const history = JSON.parse((await send(agent, '/api/user/search-history/?page_size=1', { headers: auth })).text) as { next: string }
+    expect(history.next.startsWith(`${svc.deps.config.publicUrl}/api/user/search-history/`)).toBe(true)
+    expect(history.next).not.toContain('evil.test')
+    const list = JSON.parse((await send(agent, '/api/user/search-history/', { headers: auth })).text) as { results: Array<{ search_id: number }> }
+    const link = JSON.parse((await send(agent, `/api/download-completed-csv/${list.results[0]!.search_id}/`, { headers: auth })).text) as {
+      download_url: string
+    }
+    expect(link.download_url.startsWith(`${svc.deps.config.publicUrl}/api/files/`)).toBe(true)
+    expect(svc.deps.config.publicUrl).toBe(svc.url) // unset PUBLIC_URL: the address actually bound
+    agent.destroy()
+  })
+
+  it('PUBLIC_URL, trailing slash and all, is what links use', async () => {
+    const behindProxy = await startTestService({ publicUrl: 'https://leads.example.test', publicUrlConfigured: true })
+    try {
+      const u = await signUp(behindProxy)
+      const res = await behindProxy.request('/api/auth/password-reset/', { method: 'POST', json: { email: u.email } })
+      expect(res.status).toBe(202)
+      const { readdir, readFile } = await import('node:fs/promises')
+      const path = await import('node:path')
+      const dir = path.join(behindProxy.deps.config.dataDir, 'outbox')
+      const files = (await readdir(dir)).filter((f) => f.endsWith(`-${u.email}.eml`)).sort()
+      expect(await readFile(path.join(dir, files.at(-1)!), 'utf8')).toContain('https://leads.example.test/reset-password?token=')
+    } finally {
+      await behindProxy.close()
+    }
+    const { loadConfig } = await import('../src/config.ts')
+    expect(loadConfig({ PUBLIC_URL: 'https://leads.example.test/', DATA_DIR: svc.deps.config.dataDir }).publicUrl).toBe('https://leads.example.test')
+  })
+})
