@@ -122,3 +122,49 @@ describe('headers', () => {
     expect(loadConfig({ PUBLIC_URL: 'https://leads.example.test/', DATA_DIR: svc.deps.config.dataDir }).publicUrl).toBe('https://leads.example.test')
   })
 })
+
+describe('strict inputs: a misspelled parameter is refused, never ignored', () => {
+  it('on /api/companies/ (and facets): countries[]=US and country=US are 400 naming the parameter, with a suggestion', async () => {
+    const u = await signUp(svc)
+    for (const [query, key] of [
+      ['countries[]=US', 'countries[]'],
+      ['country=US', 'country'],
+      ['countries=US&emial=true', 'emial'],
+    ] as const) {
+      for (const p of ['/api/companies/', '/api/companies/facets/']) {
+        const res = await svc.request(`${p}?${query}`, { token: u.access })
+        expect(res.status, `${p}?${query}`).toBe(400)
+        const b = await body<{ errors: Record<string, string[]>; error_codes: Record<string, Array<{ code: string; suggestion?: string }>> }>(res)
+        expect(b.error_codes[key]?.[0]?.code).toBe('unknown_parameter')
+        expect(b.errors[key]?.[0]).toContain(`"${key}"`)
+      }
+    }
+    const suggested = await body<{ error_codes: Record<string, Array<{ suggestion?: string }>> }>(
+      await svc.request('/api/companies/?countries[]=US', { token: u.access }),
+    )
+    expect(suggested.error_codes['countries[]']?.[0]?.suggestion).toBe('countries')
+    // what the dashboard sends is accepted
+    const ok = await svc.request('/api/companies/?countries=DE&email=true&paginate=true&page=2&lang=de&main_activity_only=false', { token: u.access })
+    expect(ok.status).toBe(200)
+  })
+
+  it('on the export and history operations: unknown body fields and query parameters are 400, nothing is charged', async () => {
+    const u = await signUp(svc)
+    await grant(svc, u.access, { subscription: 500 })
+    const p = await preview(svc, u.access, 'countries=DE')
+    const before = (await body<{ remaining_credits: number }>(await svc.request('/api/user/profile/', { token: u.access }))).remaining_credits
+    const bad = await startExport(svc, u.access, { search_id: p.search_id, export_format: 'csv', limit: 5 })
+    expect(bad.status).toBe(400)
+    expect(await body(bad)).toMatchObject({ error_codes: { limit: [{ code: 'unknown_parameter', suggestion: 'max_leads' }] } })
+    expect((await body<{ remaining_credits: number }>(await svc.request('/api/user/profile/', { token: u.access }))).remaining_credits).toBe(before)
+    const list = await svc.request('/api/user/search-history/?pge=2', { token: u.access })
+    expect(list.status).toBe(400)
+    expect(await body(list)).toMatchObject({ error_codes: { pge: [{ code: 'unknown_parameter', suggestion: 'page' }] } })
+    expect((await svc.request('/api/user/search-history/?page=1&page_size=5', { token: u.access })).status).toBe(200)
+    const started = await body<{ search_id: number }>(await startExport(svc, u.access, { search_id: p.search_id, export_format: 'csv', max_leads: 2 }))
+    await waitForExport(svc, u.access, started.search_id)
+    const delta = await svc.request(`/api/user/search-history/${started.search_id}/download-delta/`, { method: 'POST', token: u.access, json: { dryrun: true } })
+    expect(delta.status).toBe(400)
+    expect(await body(delta)).toMatchObject({ error_codes: { dryrun: [{ code: 'unknown_parameter' }] } })
+  })
+})

@@ -55,7 +55,8 @@ const previewRoute = createRoute({
     `${PAGE_SIZE} rows per page; a page past the end answers 404.`,
   middleware: authed,
   security,
-  request: { query: filtersQuerySchema.extend({ lang: languageSchema.optional() }) },
+  // strict: an unknown parameter (`countries[]`, `country`) is a 400, never an unfiltered search
+  request: { query: filtersQuerySchema.extend({ lang: languageSchema.optional() }).strict() },
   responses: {
     200: { description: 'Count and sample', content: { 'application/json': { schema: PreviewSchema } } },
     400: jsonError('Invalid filters'),

@@ -22,6 +22,7 @@ const StartBody = z
       .optional()
       .openapi({ description: 'Cap on the number of leads (and credits).' }),
   })
+  .strict() // an unknown field (`format`, `limit`) is a 400 naming it: a misspelled cap must not export everything
   .openapi('ExportRequest')
 
 const StartedSchema = z

@@ -40,7 +40,7 @@ const facetsRoute = createRoute({
   middleware: authed,
   security,
   'x-extension': true,
-  request: { query: filtersQuerySchema.omit({ paginate: true, page: true }).extend({ lang: languageSchema.optional() }) },
+  request: { query: filtersQuerySchema.omit({ paginate: true, page: true }).extend({ lang: languageSchema.optional() }).strict() },
   responses: {
     200: { description: 'Coverage', content: { 'application/json': { schema: FacetsSchema } } },
     400: jsonError('Invalid filters'),

@@ -111,7 +111,7 @@ const listRoute = createRoute({
   middleware: authed,
   security,
   request: {
-    query: z.object({ page: positiveIntQuery('page', 1, INT32_MAX), page_size: positiveIntQuery('page_size', 20, 100) }),
+    query: z.object({ page: positiveIntQuery('page', 1, INT32_MAX), page_size: positiveIntQuery('page_size', 20, 100) }).strict(),
   },
   responses: {
     200: { description: 'A page of history', content: { 'application/json': { schema: PageSchema } } },
@@ -148,7 +148,7 @@ const deltaRoute = createRoute({
   security,
   request: {
     params,
-    body: jsonBody(z.object({ dry_run: z.boolean().optional() }).openapi('DeltaRequest'), false),
+    body: jsonBody(z.object({ dry_run: z.boolean().optional() }).strict().openapi('DeltaRequest'), false),
   },
   responses: {
     200: { description: 'Validated (`ok`), or rejected with `no_new_leads`', ...delta },
@@ -168,7 +168,7 @@ const retryRoute = createRoute({
   summary: 'Requeue a failed export, at no new charge',
   middleware: authed,
   security,
-  request: { params, body: jsonBody(z.object({}).openapi('RetryRequest'), false) },
+  request: { params, body: jsonBody(z.object({}).strict().openapi('RetryRequest'), false) },
   responses: {
     202: {
       description: 'Requeued',
