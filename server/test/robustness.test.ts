@@ -168,3 +168,30 @@ describe('strict inputs: a misspelled parameter is refused, never ignored', () =
     expect(await body(delta)).toMatchObject({ error_codes: { dryrun: [{ code: 'unknown_parameter' }] } })
   })
 })
+
+describe('preview ids', () => {
+  const sequence = async () =>
+    Number((await svc.deps.db.query<{ last_value: string }>('SELECT last_value FROM searches_id_seq')).rows[0]!.last_value)
+
+  it('identical previews reuse one id and take nothing from the sequence; another filter set or account gets its own', async () => {
+    const a = await signUp(svc)
+    const b = await signUp(svc)
+    const first = await preview(svc, a.access, 'countries=FR&email=true')
+    const before = await sequence()
+    const ids = new Set<number>()
+    for (let i = 0; i < 20; i++) ids.add((await preview(svc, a.access, 'countries=FR&email=true')).search_id)
+    // concurrently too
+    for (const p of await Promise.all(Array.from({ length: 5 }, () => preview(svc, a.access, 'email=true&countries=FR')))) ids.add(p.search_id)
+    expect([...ids]).toEqual([first.search_id])
+    expect(await sequence()).toBe(before)
+    const other = await preview(svc, a.access, 'countries=FR&phone_number=true')
+    expect(other.search_id).not.toBe(first.search_id)
+    const otherAccount = await preview(svc, b.access, 'countries=FR&email=true')
+    expect(otherAccount.search_id).not.toBe(first.search_id)
+    // the reused id still exports for its owner, and stays invisible to the other account
+    await grant(svc, a.access, { subscription: 100 })
+    expect((await startExport(svc, a.access, { search_id: first.search_id, export_format: 'csv', max_leads: 1 })).status).toBe(202)
+    await grant(svc, b.access, { subscription: 100 })
+    expect((await startExport(svc, b.access, { search_id: first.search_id, export_format: 'csv', max_leads: 1 })).status).toBe(404)
+  })
+})

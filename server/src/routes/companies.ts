@@ -72,16 +72,30 @@ export function maskEmail(email: string): string {
   return `${email[0]}***${email.slice(at)}`
 }
 
-/** One preview search per account and filter set (decisions.md: same filters → same search_id). */
+/**
+ * One preview search per account and filter set (decisions.md: same filters → same search_id).
+ * Looked up first: `INSERT … ON CONFLICT` takes a value of the 32-bit id sequence on every call, so
+ * repeated identical previews (each keystroke of a person, each poll of a script) used to burn ids.
+ * Now only a filter set never seen for the account takes one; a concurrent first insert of the same
+ * set loses the race quietly (DO NOTHING) and reads the winner's id.
+ */
 async function previewSearchId(q: Queryable, userId: number, filters: Filters, now: Date): Promise<number> {
+  const hash = filtersHash(filters)
+  const find = async () =>
+    (await q.query<{ id: number }>(`SELECT id FROM searches WHERE user_id = $1 AND filters_hash = $2 AND kind = 'preview'`, [userId, hash]))
+      .rows[0]?.id
+  const existing = await find()
+  if (existing !== undefined) return existing
   const { rows } = await q.query<{ id: number }>(
     `INSERT INTO searches (user_id, kind, filters, filters_hash, created_at)
      VALUES ($1, 'preview', $2, $3, $4)
-     ON CONFLICT (user_id, filters_hash) WHERE kind = 'preview' DO UPDATE SET filters = EXCLUDED.filters
+     ON CONFLICT (user_id, filters_hash) WHERE kind = 'preview' DO NOTHING
      RETURNING id`,
-    [userId, JSON.stringify(filters), filtersHash(filters), now.toISOString()],
+    [userId, JSON.stringify(filters), hash, now.toISOString()],
   )
-  return rows[0]!.id
+  const id = rows[0]?.id ?? (await find())
+  if (id === undefined) throw new Error('preview search vanished between insert and read')
+  return id
 }
 
 interface LeadRow {
