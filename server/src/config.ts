@@ -18,6 +18,12 @@ export interface Config {
   limits: { login: number; refresh: number; signup: number; reset: number; confirm: number; failedAuth: number; public: number }
   /** Active API keys one account may hold. */
   maxApiKeys: number
+  /** Export workers per process (EXPORT_CONCURRENCY). */
+  exportConcurrency: number
+  /** How long a claimed export stays an instance's without a heartbeat (EXPORT_LEASE_MS). */
+  exportLeaseMs: number
+  /** How often an idle worker looks for queued exports and lapsed leases (EXPORT_POLL_MS). */
+  exportPollMs: number
   pageSnapshotToken: string | undefined
   /** Companies created by the seed on first start (default 100,000). */
   seedCompanies: number
@@ -53,6 +59,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       public: Number(env.PUBLIC_PER_MINUTE ?? 120),
     },
     maxApiKeys: Number(env.MAX_API_KEYS ?? 25),
+    exportConcurrency: Math.max(1, Number(env.EXPORT_CONCURRENCY ?? 2)),
+    exportLeaseMs: Math.max(1000, Number(env.EXPORT_LEASE_MS ?? 30_000)),
+    exportPollMs: Math.max(100, Number(env.EXPORT_POLL_MS ?? 2_000)),
     pageSnapshotToken: env.PAGE_SNAPSHOT_TOKEN || undefined,
     seedCompanies: Number(env.SEED_COMPANIES ?? 100_000),
     publicUrl: (env.PUBLIC_URL || `http://${host}:${port}`).replace(/\/+$/, ''),

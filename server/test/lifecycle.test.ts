@@ -32,7 +32,11 @@ function start(env: Record<string, string>): Started {
   const waiters: Array<{ pattern: RegExp; resolve: () => void }> = []
   const onData = (d: Buffer) => {
     out += d.toString()
-    for (const w of [...waiters]) if (w.pattern.test(out)) (waiters.splice(waiters.indexOf(w), 1), w.resolve())
+    for (const w of [...waiters]) {
+      if (!w.pattern.test(out)) continue
+      waiters.splice(waiters.indexOf(w), 1)
+      w.resolve()
+    }
   }
   child.stdout!.on('data', onData)
   child.stderr!.on('data', onData)

@@ -198,8 +198,20 @@ function nameCache(db: Queryable, table: 'level1_locations' | 'level2_locations'
  * snapshot (and, for a fresh-data export, were created after `created_after`), in id order, to a temp
  * file renamed into place at the end (nothing half-written is ever visible).
  */
-export async function processExport(deps: WorkerDeps, row: ExportRow, shouldStop: () => boolean = () => false) {
+/**
+ * The claim a worker holds on a job (the `lease_owner` it wrote). Every write of the job's state is
+ * conditional on it, so a worker whose lease was taken over (it stalled past EXPORT_LEASE_MS) changes
+ * nothing; `lost` turns true when a heartbeat finds the lease gone, and the worker stops writing.
+ */
+export interface Lease {
+  owner: string | null
+  lost: boolean
+}
+const NO_LEASE: Lease = { owner: null, lost: false }
+
+export async function processExport(deps: WorkerDeps, row: ExportRow, shouldStop: () => boolean = () => false, lease: Lease = NO_LEASE) {
   const { db, clock, config } = deps
+  const stopping = () => shouldStop() || lease.lost
   const dir = path.join(config.dataDir, 'exports', String(row.user_id))
   const ext = row.export_format === 'excel' ? 'xlsx' : 'csv'
   const finalPath = path.join(dir, `${row.id}.${ext}`)
@@ -238,7 +250,7 @@ export async function processExport(deps: WorkerDeps, row: ExportRow, shouldStop
     let done = 0
     let lastId = 0
     while (done < row.lead_count) {
-      if (shouldStop()) throw new WorkerStopped()
+      if (stopping()) throw new WorkerStopped()
       const limit = Math.min(EXPORT_BATCH, row.lead_count - done)
       const params = [...where.params, snapshot, lastId, limit]
       if (row.created_after) params.push(row.created_after)
@@ -279,84 +291,147 @@ export async function processExport(deps: WorkerDeps, row: ExportRow, shouldStop
       // PGlite answers through promises alone, so without this the whole export could run in microtasks
       // and starve the event loop: no HTTP request served, no file stream drained, until it ends.
       await yieldToEventLoop()
-      await db.query('UPDATE searches SET progress = $2, processed_count = $3 WHERE id = $1', [
+      await db.query('UPDATE searches SET progress = $2, processed_count = $3 WHERE id = $1 AND lease_owner IS NOT DISTINCT FROM $4', [
         row.id,
         Math.min(99, Math.floor((done * 100) / row.lead_count)),
         done,
+        lease.owner,
       ])
+      if (testRowDelayMs) await new Promise((r) => setTimeout(r, testRowDelayMs * batch.length))
     }
     await writer.finish()
+    if (stopping()) throw new WorkerStopped()
     await rename(tmpPath, finalPath)
     const { size } = await stat(finalPath)
     const completedAt = clock.now()
     const days = await linkDays(db, row.user_id)
-    await db.query(
+    // Only the lease holder completes the job. (A worker that lost its lease between the check above and
+    // here renamed a file identical to the new holder's: same snapshot, filters and count, same bytes.)
+    const completed = await db.query(
       `UPDATE searches SET status = 'COMPLETED', progress = 100, processed_count = $2, file_path = $3, filename = $4,
-              file_size_bytes = $5, completed_at = $6, expires_at = $7, error = NULL
-        WHERE id = $1`,
-      [row.id, done, finalPath, await exportFilename(db, row, completedAt), size, completedAt, new Date(completedAt.getTime() + days * DAY_MS)],
+              file_size_bytes = $5, completed_at = $6, expires_at = $7, error = NULL, lease_owner = NULL, lease_until = NULL
+        WHERE id = $1 AND status = 'PROCESSING' AND lease_owner IS NOT DISTINCT FROM $8 RETURNING id`,
+      [row.id, done, finalPath, await exportFilename(db, row, completedAt), size, completedAt, new Date(completedAt.getTime() + days * DAY_MS), lease.owner],
     )
+    if (!completed.rows.length) console.log(`[export ${row.id}] finished after its lease was taken over: the new holder completes it`)
   } catch (err) {
     await rm(tmpPath, { force: true }).catch(() => undefined)
-    if (err instanceof WorkerStopped) return // left PROCESSING: the next start requeues it
+    if (err instanceof WorkerStopped) {
+      // A graceful stop hands the job back at once; a lost lease leaves it to its new holder. (A killed
+      // process does neither: its lease lapses and a worker of any instance takes the job over.)
+      if (!lease.lost && lease.owner) {
+        await db
+          .query("UPDATE searches SET status = 'PENDING', lease_owner = NULL, lease_until = NULL WHERE id = $1 AND lease_owner = $2", [row.id, lease.owner])
+          .catch((e: unknown) => console.error(`[export ${row.id}] could not hand the job back: ${describeError(e)}`))
+      }
+      return
+    }
     const message = err instanceof Error ? err.message : String(err)
     if (!(err instanceof SimulatedFailure)) console.error(`[export ${row.id}] failed:`, message)
     await db
-      .query("UPDATE searches SET status = 'FAILED', error = $2 WHERE id = $1", [row.id, message.slice(0, 500)])
+      .query(
+        "UPDATE searches SET status = 'FAILED', error = $2, lease_owner = NULL, lease_until = NULL WHERE id = $1 AND lease_owner IS NOT DISTINCT FROM $3",
+        [row.id, message.slice(0, 500), lease.owner],
+      )
       .catch((e: unknown) => console.error(`[export ${row.id}] could not record the failure: ${describeError(e)}`))
   }
 }
 
-async function claimNext(q: Queryable): Promise<ExportRow | undefined> {
+/**
+ * Claims the oldest job that is queued, or whose lease lapsed (its instance died or stalled), and
+ * leases it to `owner`. SKIP LOCKED: workers of every instance claim at once without waiting on
+ * each other, and never the same job.
+ */
+async function claimNext(q: Queryable, owner: string, leaseMs: number): Promise<ExportRow | undefined> {
   const { rows } = await q.query<ExportRow>(
-    `UPDATE searches SET status = 'PROCESSING', progress = 0, processed_count = 0, error = NULL
-      WHERE id = (SELECT id FROM searches WHERE kind = 'export' AND status = 'PENDING'
+    `UPDATE searches SET status = 'PROCESSING', progress = 0, processed_count = 0, error = NULL,
+            lease_owner = $1, lease_until = clock_timestamp() + $2 * interval '1 millisecond', attempts = attempts + 1
+      WHERE id = (SELECT id FROM searches
+                   WHERE kind = 'export'
+                     AND (status = 'PENDING' OR (status = 'PROCESSING' AND (lease_until IS NULL OR lease_until < clock_timestamp())))
                    ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
       RETURNING *`,
+    [owner, leaseMs],
   )
   return rows[0]
 }
 
-/**
- * In-process worker, one export at a time. `kick()` after queueing; at start it requeues exports a
- * previous run left PENDING or PROCESSING (e.g. the process was stopped mid-file).
- */
-export function startExportWorker(deps: WorkerDeps): { kick: () => void; stop: () => Promise<void> } {
-  let running: Promise<void> | null = null
-  let wanted = false
-  let stopped = false
+/** Test hook (test clock only): milliseconds per lead, so a test can kill an instance mid-export. */
+const testRowDelayMs = process.env.LEADS_TEST_CLOCK === '1' ? Number(process.env.LEADS_TEST_EXPORT_ROW_DELAY_MS ?? 0) : 0
 
-  const loop = async () => {
+/**
+ * EXPORT_CONCURRENCY workers per process over the shared queue in the database. `kick()` after
+ * queueing; an idle worker also looks every EXPORT_POLL_MS, which is how an instance takes over the
+ * jobs of one that died (their leases lapse after EXPORT_LEASE_MS) and picks up exports queued by
+ * another instance. A restart requeues nothing by itself: only lapsed leases are taken.
+ */
+export function startExportWorker(deps: WorkerDeps): { kick: () => void; stop: () => Promise<void>; instanceId: string } {
+  const instanceId = randomBytes(6).toString('hex')
+  const { exportConcurrency: concurrency, exportLeaseMs: leaseMs, exportPollMs: pollMs } = deps.config
+  let stopped = false
+  let wanted = false
+  const running = new Set<Promise<void>>()
+  console.log(`[export worker] instance ${instanceId}: ${concurrency} worker(s), lease ${leaseMs} ms`)
+
+  let workers = 0
+  const work = async () => {
+    const owner = `${instanceId}/${++workers}`
     while (!stopped) {
       wanted = false
-      const job = await claimNext(deps.db)
-      if (!job) {
-        if (wanted) continue
-        break
+      const job = await claimNext(deps.db, owner, leaseMs)
+      if (!job) return
+      if (job.attempts > 1) console.log(`[export ${job.id}] taken over by ${owner} (attempt ${job.attempts})`)
+      const lease: Lease = { owner, lost: false }
+      const heartbeat = setInterval(() => {
+        deps.db
+          .query(
+            `UPDATE searches SET lease_until = clock_timestamp() + $3 * interval '1 millisecond'
+              WHERE id = $1 AND lease_owner = $2 AND status = 'PROCESSING' RETURNING id`,
+            [job.id, owner, leaseMs],
+          )
+          .then(
+            (res) => {
+              if (!res.rows.length && !lease.lost) {
+                lease.lost = true
+                console.log(`[export ${job.id}] lease lost by ${owner}: stopping without writing`)
+              }
+            },
+            (err: unknown) => console.error(`[export ${job.id}] heartbeat failed: ${describeError(err)}`),
+          )
+      }, Math.max(50, Math.floor(leaseMs / 3)))
+      try {
+        await processExport(deps, job, () => stopped, lease)
+      } finally {
+        clearInterval(heartbeat)
       }
-      await processExport(deps, job, () => stopped)
     }
   }
   const kick = () => {
+    if (stopped) return
     wanted = true
-    if (running || stopped) return
-    running = loop()
-      .catch((err: unknown) => console.error(`[export worker] ${describeError(err)}`))
-      .finally(() => {
-        running = null
-        if (wanted && !stopped) kick()
-      })
+    // up to EXPORT_CONCURRENCY workers; each claims until the queue is empty, then ends
+    for (let i = running.size; i < concurrency; i++) {
+      const p: Promise<void> = work()
+        .catch((err: unknown) => console.error(`[export worker] ${describeError(err)}`))
+        .finally(() => {
+          running.delete(p)
+          // a kick that came after this worker found the queue empty must not be lost
+          if (wanted && !stopped) kick()
+        })
+      running.add(p)
+    }
   }
-  const ready = deps.db
-    .query("UPDATE searches SET status = 'PENDING' WHERE kind = 'export' AND status = 'PROCESSING'")
-    .then(kick, (err: unknown) => console.error(`[export worker] could not requeue exports: ${describeError(err)}`))
+  const poll = setInterval(kick, pollMs)
+  poll.unref()
+  kick()
 
   return {
     kick,
+    instanceId,
     async stop() {
       stopped = true
-      await ready
-      await running
+      clearInterval(poll)
+      await Promise.all([...running])
     },
   }
 }

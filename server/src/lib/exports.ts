@@ -15,6 +15,8 @@ export type ExportFormat = 'csv' | 'excel'
 export interface ExportRow {
   id: number
   user_id: number
+  /** Claims of the job so far (issue 8 queue): more than one means it was taken over. */
+  attempts: number
   kind: 'preview' | 'export'
   filters: unknown
   created_at: Date
