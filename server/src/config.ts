@@ -24,6 +24,8 @@ export interface Config {
   exportLeaseMs: number
   /** How often an idle worker looks for queued exports and lapsed leases (EXPORT_POLL_MS). */
   exportPollMs: number
+  /** Between clean-up passes: expired files, tokens and links (CLEANUP_INTERVAL_MS). */
+  cleanupIntervalMs: number
   pageSnapshotToken: string | undefined
   /** Companies created by the seed on first start (default 100,000). */
   seedCompanies: number
@@ -62,6 +64,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     exportConcurrency: Math.max(1, Number(env.EXPORT_CONCURRENCY ?? 2)),
     exportLeaseMs: Math.max(1000, Number(env.EXPORT_LEASE_MS ?? 30_000)),
     exportPollMs: Math.max(100, Number(env.EXPORT_POLL_MS ?? 2_000)),
+    cleanupIntervalMs: Math.max(1000, Number(env.CLEANUP_INTERVAL_MS ?? 3_600_000)),
     pageSnapshotToken: env.PAGE_SNAPSHOT_TOKEN || undefined,
     seedCompanies: Number(env.SEED_COMPANIES ?? 100_000),
     publicUrl: (env.PUBLIC_URL || `http://${host}:${port}`).replace(/\/+$/, ''),

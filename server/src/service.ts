@@ -4,6 +4,7 @@ import { createApp } from './app.ts'
 import type { Deps } from './app-env.ts'
 import type { Config } from './config.ts'
 import { openDb } from './db/db.ts'
+import { startCleanup } from './jobs/cleanup.ts'
 import { startExportWorker } from './jobs/export-worker.ts'
 import { Clock } from './lib/clock.ts'
 import { seedIfEmpty } from './seed/index.ts'
@@ -21,6 +22,7 @@ export async function startService(given: Config): Promise<RunningService> {
   const clock = new Clock()
   await seedIfEmpty(db, config, clock)
   const worker = startExportWorker({ db, clock, config })
+  const cleanup = startCleanup({ db, clock, config })
   const deps: Deps = { db, clock, config, kickExports: worker.kick }
   const app = createApp(deps)
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host })
@@ -35,6 +37,7 @@ export async function startService(given: Config): Promise<RunningService> {
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()))
       await worker.stop()
+      await cleanup.stop()
       await db.close()
     },
   }

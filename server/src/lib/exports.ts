@@ -17,6 +17,8 @@ export interface ExportRow {
   user_id: number
   /** Claims of the job so far (issue 8 queue): more than one means it was taken over. */
   attempts: number
+  /** When the clean-up deleted the file after the link expired. */
+  file_removed_at?: Date | null
   kind: 'preview' | 'export'
   filters: unknown
   created_at: Date

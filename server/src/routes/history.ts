@@ -25,6 +25,9 @@ const HistoryEntrySchema = z
     completed_at: z.string().nullable().openapi({ format: 'date-time' }),
     expires_at: z.string().nullable().openapi({ format: 'date-time' }),
     error: z.string().nullable(),
+    file_removed: z.boolean().optional().openapi({
+      description: 'Extension: true once the file was deleted after its link expired (the entry stays).',
+    }),
   })
   .openapi('HistoryEntry')
 
@@ -48,6 +51,7 @@ function toEntry(r: ExportRow): HistoryEntry {
     completed_at: iso(r.completed_at),
     expires_at: iso(r.expires_at),
     error: r.error,
+    file_removed: r.file_removed_at !== null && r.file_removed_at !== undefined,
   }
 }
 

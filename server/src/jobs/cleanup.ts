@@ -1,0 +1,98 @@
+import { readdir, rm, stat } from 'node:fs/promises'
+import path from 'node:path'
+import type { Deps } from '../app-env.ts'
+import { describeError } from '../lib/errors.ts'
+
+type CleanupDeps = Pick<Deps, 'db' | 'clock' | 'config'>
+
+/** A temp file untouched this long belongs to no running export (a writing worker touches it constantly). */
+export const ORPHAN_TMP_AGE_MS = 15 * 60_000
+const DAY_MS = 86_400_000
+
+/**
+ * Temp files of exports whose process was killed mid-write (`<id>.<ext>.<random>.tmp`). Only old ones:
+ * with a shared DATA_DIR another instance may be writing a fresh one right now.
+ */
+export async function removeOrphanTempFiles(dataDir: string, nowMs = Date.now()): Promise<number> {
+  const root = path.join(dataDir, 'exports')
+  let removed = 0
+  const users = await readdir(root).catch(() => [] as string[])
+  for (const user of users) {
+    const dir = path.join(root, user)
+    const files = await readdir(dir).catch(() => [] as string[])
+    for (const f of files) {
+      if (!f.endsWith('.tmp')) continue
+      const file = path.join(dir, f)
+      const info = await stat(file).catch(() => null)
+      if (!info || nowMs - info.mtimeMs < ORPHAN_TMP_AGE_MS) continue
+      await rm(file, { force: true })
+      removed += 1
+    }
+  }
+  return removed
+}
+
+export interface CleanupCounts {
+  tempFiles: number
+  exportFiles: number
+  refreshTokens: number
+  passwordResets: number
+  confirmations: number
+  loginFailures: number
+}
+
+/**
+ * One clean-up pass: orphan temp files; export files whose link expired (the history row stays, with
+ * `file_removed_at`); refresh tokens, reset and confirmation links a day past their expiry; sign-in
+ * failure counts an hour quiet. Expiry is measured on the service clock, like the links themselves.
+ */
+export async function runCleanup(deps: CleanupDeps): Promise<CleanupCounts> {
+  const { db, clock, config } = deps
+  const now = clock.now()
+  const dayAgo = new Date(now.getTime() - DAY_MS)
+  const tempFiles = await removeOrphanTempFiles(config.dataDir)
+  const expired = await db.query<{ id: number; file_path: string }>(
+    `SELECT id, file_path FROM searches WHERE kind = 'export' AND file_path IS NOT NULL AND expires_at <= $1 ORDER BY id LIMIT 1000`,
+    [now],
+  )
+  let exportFiles = 0
+  for (const row of expired.rows) {
+    await rm(row.file_path, { force: true })
+    const res = await db.query('UPDATE searches SET file_path = NULL, file_removed_at = $2 WHERE id = $1 AND file_path IS NOT NULL RETURNING id', [
+      row.id,
+      now,
+    ])
+    exportFiles += res.rows.length
+  }
+  const count = async (sql: string, params: unknown[]) => (await db.query(`${sql} RETURNING 1`, params)).rows.length
+  const refreshTokens = await count('DELETE FROM refresh_tokens WHERE expires_at < $1', [dayAgo])
+  const passwordResets = await count('DELETE FROM password_resets WHERE expires_at < $1', [dayAgo])
+  const confirmations = await count('DELETE FROM email_confirmations WHERE expires_at < $1', [dayAgo])
+  const loginFailures = await count(
+    'DELETE FROM login_failures WHERE last_failure_at < $1 AND (blocked_until IS NULL OR blocked_until < $2)',
+    [new Date(now.getTime() - 3_600_000), now],
+  )
+  const counts = { tempFiles, exportFiles, refreshTokens, passwordResets, confirmations, loginFailures }
+  console.log(
+    `[cleanup] removed ${tempFiles} orphan temp file(s), ${exportFiles} expired export file(s), ${refreshTokens} refresh token(s), ` +
+      `${passwordResets} reset link(s), ${confirmations} confirmation link(s), ${loginFailures} sign-in failure record(s)`,
+  )
+  return counts
+}
+
+/** Runs at start, then every CLEANUP_INTERVAL_MS; the timer does not keep the process alive. */
+export function startCleanup(deps: CleanupDeps): { stop: () => Promise<void> } {
+  let running: Promise<unknown> = Promise.resolve()
+  const pass = () => {
+    running = running.then(() => runCleanup(deps)).catch((err: unknown) => console.error(`[cleanup] ${describeError(err)}`))
+  }
+  pass()
+  const timer = setInterval(pass, deps.config.cleanupIntervalMs)
+  timer.unref()
+  return {
+    async stop() {
+      clearInterval(timer)
+      await running
+    },
+  }
+}
