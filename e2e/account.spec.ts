@@ -68,8 +68,9 @@ test('changing the language in the profile switches the dashboard at once and it
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(titleInGerman ?? '')
 
   // Hebrew turns the page right-to-left
-  await page.locator('form select').selectOption('he')
-  await page.locator('form button[type=submit]').click()
+  const profileForm = page.locator('form').filter({ has: page.locator('select') })
+  await profileForm.locator('select').selectOption('he')
+  await profileForm.locator('button[type=submit]').click()
   await expect(page.locator('html')).toHaveAttribute('dir', 'rtl')
 })
 
@@ -87,6 +88,12 @@ test('profile limits are checked before sending, and a taken email is shown on t
   expect(patches).toBe(0)
   await page.getByLabel('First name').fill('Grace')
   await page.getByLabel('Email').fill(other.email)
+  // a new sign-in address needs the current password, asked for before anything is sent
+  const profileForm = page.locator('form').filter({ has: page.getByLabel('Email') })
+  await page.getByRole('button', { name: 'Save changes' }).click()
+  await expect(page.getByText('Enter your current password to change the email address.')).toBeVisible()
+  expect(patches).toBe(0)
+  await profileForm.getByLabel('Current password').fill(a.password)
   await page.getByRole('button', { name: 'Save changes' }).click()
   await expect(page.getByLabel('Email')).toHaveAttribute('aria-invalid', 'true')
   expect(patches).toBe(1)
