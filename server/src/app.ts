@@ -7,6 +7,7 @@ import { describeError, fieldErrorBody, HttpError, sqlState } from './lib/errors
 import { zodErrorsToFields } from './lib/validation.ts'
 import { rateLimit } from './lib/rate-limit.ts'
 import { registerRoutes } from './routes/index.ts'
+import { compress } from 'hono/compress'
 import { serveDashboard } from './static.ts'
 
 export const MAX_BODY_BYTES = 1024 * 1024
@@ -43,6 +44,25 @@ export function createApp(deps: Deps) {
     await next()
     if (!c.res.headers.has('Cache-Control')) c.header('Cache-Control', 'no-store')
     c.header('X-Content-Type-Options', 'nosniff')
+  })
+  // JSON answers of 1 KB or more gzip-compressed when the client accepts it (a 100-row preview
+  // shrinks ≈ 10×). Only JSON: export files keep their Content-Length (download progress) and an
+  // XLSX file is a zip already.
+  // Never the answers that carry a secret (tokens, a new API key): compressed secrets beside text an
+  // attacker can put into the same answer leak through the compressed size (BREACH).
+  const compressJson = compress({ threshold: 1024, contentTypeFilter: /^application\/json/i })
+  app.use('/api/*', async (c, next) => {
+    if (/^\/api\/(auth|user\/api-keys)(\/|$)/.test(c.req.path)) return next()
+    return compressJson(c, next)
+  })
+  // JSON answers are built whole in memory; their length lets the threshold above leave small ones be
+  app.use('/api/*', async (c, next) => {
+    await next()
+    if (c.res.body && !c.res.headers.has('Content-Length') && /^application\/json/i.test(c.res.headers.get('Content-Type') ?? '')) {
+      const bytes = await c.res.arrayBuffer()
+      c.res = new Response(bytes, c.res)
+      c.res.headers.set('Content-Length', String(bytes.byteLength))
+    }
   })
   // 413 from Content-Length before anything touches the body: reading it would make
   // @hono/node-server wrap it in a paused stream and destroy the socket 500 ms after the answer,

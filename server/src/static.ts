@@ -1,5 +1,6 @@
 import { readFile, stat } from 'node:fs/promises'
 import path from 'node:path'
+import zlib, { brotliCompressSync, gzipSync } from 'node:zlib'
 import type { Context } from 'hono'
 
 const TYPES: Record<string, string> = {
@@ -44,33 +45,158 @@ function decodeOnce(rawPath: string): string | null {
   }
 }
 
-/** Serves the built dashboard; unknown paths get index.html (client-side routing). */
+/**
+ * The route modules each dashboard address renders (src/app/router.tsx), so the HTML can ask for
+ * them beside the entry instead of after it: without this hint the browser learns of a page's chunk
+ * only once the entry has run (entry → route chunk → page strings → paint). `en:<ns>` is a page's
+ * English namespace (locales/en/<ns>.json), loaded with it. A test keeps this in step with the router.
+ */
+export const ROUTE_MODULES: ReadonlyArray<readonly [RegExp, readonly string[]]> = [
+  [/^\/sign-in$/, ['sign-in']],
+  [/^\/sign-up$/, ['sign-up']],
+  [/^\/forgot-password$/, ['forgot-password']],
+  [/^\/reset-password$/, ['reset-password']],
+  [/^\/confirm-email$/, ['confirm-email']],
+  [/^\/plans$/, ['shell', 'plans', 'en:plans']],
+  [/^\/(search)?$/, ['shell', 'search', 'en:search', 'en:exports']],
+  [/^\/exports\/[^/]+$/, ['shell', 'export-job', 'en:exports']],
+  [/^\/history$/, ['shell', 'history', 'en:history']],
+  [/^\/api-keys$/, ['shell', 'api-keys', 'en:apikeys']],
+  [/^\/account$/, ['shell', 'account', 'en:account']],
+]
+
+interface ManifestChunk {
+  file: string
+  imports?: string[]
+  isEntry?: boolean
+}
+
+interface Dashboard {
+  /** index.html with the route's hints, by hint set (and encoding). */
+  pages: Map<string, Buffer>
+  html: string
+  manifest: Record<string, ManifestChunk> | null
+}
+
+const dashboards = new Map<string, Promise<Dashboard | null>>()
+
+async function loadDashboard(distDir: string): Promise<Dashboard | null> {
+  let html: string
+  try {
+    html = await readFile(path.join(distDir, 'index.html'), 'utf8')
+  } catch {
+    return null
+  }
+  let manifest: Dashboard['manifest'] = null
+  try {
+    manifest = JSON.parse(await readFile(path.join(distDir, '.vite', 'manifest.json'), 'utf8')) as Dashboard['manifest']
+  } catch {
+    // a build without a manifest still works, only without route hints
+  }
+  return { pages: new Map(), html, manifest }
+}
+
+/** Files (under /assets) the route needs beyond what index.html already names. */
+function routeFiles(manifest: Record<string, ManifestChunk>, modules: readonly string[]): string[] {
+  const entry = Object.keys(manifest).find((k) => manifest[k]!.isEntry)
+  const have = new Set<string>()
+  const walk = (k: string, into: Set<string>) => {
+    if (into.has(k) || !manifest[k]) return
+    into.add(k)
+    for (const i of manifest[k].imports ?? []) walk(i, into)
+  }
+  if (entry) walk(entry, have)
+  const want = new Set<string>()
+  for (const m of modules) {
+    walk(m.startsWith('en:') ? `locales/en/${m.slice(3)}.json` : `src/app/routes/${m}.tsx`, want)
+  }
+  return [...want].filter((k) => !have.has(k)).map((k) => `/${manifest[k]!.file}`)
+}
+
+function pageFor(d: Dashboard, pathname: string, encoding: 'br' | 'gzip' | null): Buffer {
+  const route = ROUTE_MODULES.find(([re]) => re.test(pathname.replace(/(.)\/+$/, '$1')))
+  const id = `${route ? ROUTE_MODULES.indexOf(route) : -1}:${encoding ?? ''}`
+  let page = d.pages.get(id)
+  if (!page) {
+    const files = route && d.manifest ? routeFiles(d.manifest, route[1]) : []
+    const hints = files.map((f) => `<link rel="modulepreload" crossorigin href="${f}">`).join('')
+    const html = Buffer.from(hints ? d.html.replace('</head>', `${hints}</head>`) : d.html)
+    page =
+      encoding === 'br'
+        ? brotliCompressSync(html, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } })
+        : encoding === 'gzip'
+          ? gzipSync(html, { level: 9 })
+          : html
+    d.pages.set(id, page)
+  }
+  return page
+}
+
+/** The best encoding the client accepts that a precompressed file exists for (brotli, then gzip). */
+function acceptedEncoding(header: string | undefined): 'br' | 'gzip' | null {
+  const accepts = (header ?? '')
+    .toLowerCase()
+    .split(',')
+    .map((part) => {
+      const [name, ...params] = part.trim().split(';')
+      const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)).find(Boolean)
+      return { name: name!.trim(), q: q ? Number(q[1]) : 1 }
+    })
+  const ok = (name: string) => accepts.some((a) => (a.name === name || a.name === '*') && a.q > 0) && !accepts.some((a) => a.name === name && a.q === 0)
+  return ok('br') ? 'br' : ok('gzip') ? 'gzip' : null
+}
+
+const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.json', '.svg', '.txt', '.webmanifest'])
+
+/**
+ * Serves the built dashboard; unknown paths get index.html (client-side routing), with preload hints
+ * for that address's page. Text files go out as the build's brotli or gzip twin when the client
+ * accepts one (`Vary: Accept-Encoding`).
+ */
 export async function serveDashboard(c: Context, distDir: string): Promise<Response> {
   if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return c.json({ detail: 'Not found.' }, 404)
   // The raw path decoded exactly once (c.req.path is already partly decoded by Hono, so decoding
   // it again would decode twice). A malformed escape (`/%E0%A4`) names no built file: index.html,
   // like any other client-side route.
-  const rel = decodeOnce(new URL(c.req.url).pathname)?.replace(/^\/+/, '') ?? ''
-  let file = path.resolve(distDir, rel)
-  if (!file.startsWith(distDir + path.sep)) file = path.join(distDir, 'index.html')
-  let isAsset = rel.startsWith('assets/')
-  try {
-    if (!(await stat(file)).isFile()) throw new Error('not a file')
-  } catch {
-    file = path.join(distDir, 'index.html')
-    isAsset = false
+  const pathname = decodeOnce(new URL(c.req.url).pathname)
+  const rel = pathname?.replace(/^\/+/, '') ?? ''
+  let file: string | null = path.resolve(distDir, rel)
+  if (!file.startsWith(distDir + path.sep) || rel === 'index.html' || rel.startsWith('.vite/')) file = null
+  if (file) {
+    try {
+      if (!(await stat(file)).isFile()) file = null
+    } catch {
+      file = null
+    }
   }
+  const encoding = acceptedEncoding(c.req.header('accept-encoding'))
+  const headers: Record<string, string> = { ...SECURITY_HEADERS, Vary: 'Accept-Encoding' }
   let body: Buffer
-  try {
+  if (file === null) {
+    // a client-side route: index.html with this page's hints, never cached (a new build changes it)
+    if (!dashboards.has(distDir)) dashboards.set(distDir, loadDashboard(distDir))
+    const d = await dashboards.get(distDir)!
+    if (!d) {
+      dashboards.delete(distDir)
+      return c.text('The dashboard is not built yet: run `npm run build` (or `npm start`).', 503)
+    }
+    body = pageFor(d, pathname ?? '/', encoding)
+    headers['Content-Type'] = TYPES['.html']!
+    headers['Cache-Control'] = 'no-cache'
+    if (encoding) headers['Content-Encoding'] = encoding
+  } else {
+    const ext = path.extname(file)
+    headers['Content-Type'] = TYPES[ext] ?? 'application/octet-stream'
+    // hashed assets never change; anything else (robots.txt, favicon) is revalidated
+    headers['Cache-Control'] = rel.startsWith('assets/') ? 'public, max-age=31536000, immutable' : 'no-cache'
     body = await readFile(file)
-  } catch {
-    return c.text('The dashboard is not built yet: run `npm run build` (or `npm start`).', 503)
-  }
-  const headers: Record<string, string> = {
-    ...SECURITY_HEADERS,
-    'Content-Type': TYPES[path.extname(file)] ?? 'application/octet-stream',
-    // hashed assets never change; index.html must always be revalidated
-    'Cache-Control': isAsset ? 'public, max-age=31536000, immutable' : 'no-cache',
+    if (encoding && COMPRESSIBLE.has(ext)) {
+      const twin = await readFile(`${file}.${encoding === 'br' ? 'br' : 'gz'}`).catch(() => null)
+      if (twin && twin.length < body.length) {
+        body = twin
+        headers['Content-Encoding'] = encoding
+      }
+    }
   }
   return c.body(new Uint8Array(body), 200, headers)
 }

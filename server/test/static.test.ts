@@ -1,0 +1,148 @@
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { request as httpRequest } from 'node:http'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { brotliCompressSync, gunzipSync, gzipSync } from 'node:zlib'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ROUTE_MODULES } from '../src/static.ts'
+import { startTestService, type TestService } from './helpers.ts'
+
+/** A raw GET (fetch would decode the body and hide what went over the wire). */
+function rawGet(url: string, headers: Record<string, string> = {}) {
+  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>((resolve, reject) => {
+    httpRequest(url, { headers }, (res) => {
+      const chunks: Buffer[] = []
+      res.on('data', (c: Buffer) => chunks.push(c))
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }))
+    })
+      .on('error', reject)
+      .end()
+  })
+}
+
+const ENTRY_JS = 'console.log("entry");'.repeat(200)
+const MANIFEST = {
+  'index.html': { file: 'assets/index-e1.js', isEntry: true, imports: ['_vendor-v1.js'] },
+  '_vendor-v1.js': { file: 'assets/vendor-v1.js' },
+  'src/app/routes/sign-in.tsx': { file: 'assets/sign-in-s1.js', imports: ['_vendor-v1.js', '_form-f1.js'], isDynamicEntry: true },
+  '_form-f1.js': { file: 'assets/form-f1.js' },
+  'src/app/routes/shell.tsx': { file: 'assets/shell-h1.js', isDynamicEntry: true },
+  'src/app/routes/search.tsx': { file: 'assets/search-q1.js', imports: ['_form-f1.js'], isDynamicEntry: true },
+  'locales/en/search.json': { file: 'assets/search-l1.js', isDynamicEntry: true },
+  'locales/en/exports.json': { file: 'assets/exports-l1.js', isDynamicEntry: true },
+  'locales/en/account.json': { file: 'assets/account-l1.js', isDynamicEntry: true },
+  'locales/de/search.json': { file: 'assets/search-d1.js', isDynamicEntry: true },
+}
+
+describe('the built dashboard as a browser fetches it', () => {
+  let svc: TestService
+  let dist: string
+  beforeAll(async () => {
+    dist = await mkdtemp(path.join(tmpdir(), 'leads-dist-'))
+    await mkdir(path.join(dist, 'assets'))
+    await mkdir(path.join(dist, '.vite'))
+    await writeFile(
+      path.join(dist, 'index.html'),
+      '<!doctype html><html><head><title>dashboard</title><script type="module" crossorigin src="/assets/index-e1.js"></script></head><body></body></html>',
+    )
+    await writeFile(path.join(dist, '.vite', 'manifest.json'), JSON.stringify(MANIFEST))
+    await writeFile(path.join(dist, 'assets', 'index-e1.js'), ENTRY_JS)
+    await writeFile(path.join(dist, 'assets', 'index-e1.js.br'), brotliCompressSync(ENTRY_JS))
+    await writeFile(path.join(dist, 'assets', 'index-e1.js.gz'), gzipSync(ENTRY_JS))
+    await writeFile(path.join(dist, 'robots.txt'), 'User-agent: *\nDisallow: /\n')
+    svc = await startTestService({ seedCompanies: 0, distDir: dist })
+  })
+  afterAll(async () => {
+    await svc?.close()
+    await rm(dist, { recursive: true, force: true })
+  })
+
+  it('sends the build’s brotli or gzip twin of an asset by Accept-Encoding, with Vary, and the plain file otherwise', async () => {
+    const url = `${svc.url}/assets/index-e1.js`
+    const br = await rawGet(url, { 'Accept-Encoding': 'gzip, deflate, br' })
+    expect(br.headers['content-encoding']).toBe('br')
+    expect(br.headers.vary).toBe('Accept-Encoding')
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable')
+    expect(br.body.equals(brotliCompressSync(ENTRY_JS))).toBe(true)
+    const gz = await rawGet(url, { 'Accept-Encoding': 'gzip' })
+    expect(gz.headers['content-encoding']).toBe('gzip')
+    expect(gunzipSync(gz.body).toString()).toBe(ENTRY_JS)
+    // br refused explicitly: gzip
+    expect((await rawGet(url, { 'Accept-Encoding': 'br;q=0, gzip;q=0.5' })).headers['content-encoding']).toBe('gzip')
+    const plain = await rawGet(url)
+    expect(plain.headers['content-encoding']).toBeUndefined()
+    expect(plain.body.toString()).toBe(ENTRY_JS)
+  })
+
+  it('names the page’s own chunks in the HTML beside the entry, for each dashboard address, compressed', async () => {
+    const signIn = await rawGet(`${svc.url}/sign-in`, { 'Accept-Encoding': 'br' })
+    expect(signIn.status).toBe(200)
+    expect(signIn.headers['content-encoding']).toBe('br')
+    expect(signIn.headers['cache-control']).toBe('no-cache')
+    const { brotliDecompressSync } = await import('node:zlib')
+    const html = brotliDecompressSync(signIn.body).toString()
+    const hints = (h: string) => [...h.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((m) => m[1])
+    // the route chunk and what it imports, minus what the entry already brings
+    expect(hints(html).sort()).toEqual(['/assets/form-f1.js', '/assets/sign-in-s1.js'])
+    expect(html.indexOf('modulepreload')).toBeLessThan(html.indexOf('</head>'))
+
+    const search = (await rawGet(`${svc.url}/search/`)).body.toString()
+    expect(hints(search).sort()).toEqual(['/assets/exports-l1.js', '/assets/form-f1.js', '/assets/search-l1.js', '/assets/search-q1.js', '/assets/shell-h1.js'])
+    // no other language, no other page's strings, and nothing for an address that is no page
+    expect(search).not.toContain('search-d1')
+    expect(search).not.toContain('account-l1')
+    expect(hints((await rawGet(`${svc.url}/no-such-page`)).body.toString())).toEqual([])
+  })
+
+  it('serves robots.txt as text, and not the build’s manifest', async () => {
+    const robots = await fetch(`${svc.url}/robots.txt`)
+    expect(robots.headers.get('content-type')).toBe('text/plain; charset=utf-8')
+    expect(await robots.text()).toContain('Disallow: /')
+    const manifest = await fetch(`${svc.url}/.vite/manifest.json`)
+    expect(manifest.headers.get('content-type')).toBe('text/html; charset=utf-8')
+  })
+
+  it('compresses API JSON of 1 KB or more when the client accepts gzip, never small answers', async () => {
+    const schema = await rawGet(`${svc.url}/api/schema/`, { 'Accept-Encoding': 'gzip' })
+    expect(schema.headers['content-encoding']).toBe('gzip')
+    expect(schema.headers.vary).toContain('Accept-Encoding')
+    expect(schema.headers['cache-control']).toBe('no-store')
+    expect(JSON.parse(gunzipSync(schema.body).toString())).toHaveProperty('openapi', '3.1.0')
+    // answers with secrets never, whatever their size (BREACH): the API key list of a fresh account
+    const login = await svc.request('/api/auth/login/', { method: 'POST', json: { username: 'demo@example.com', password: 'demo-password' } })
+    expect(login.status).toBe(200)
+    const { access } = (await login.json()) as { access: string }
+    for (let i = 0; i < 20; i++) {
+      const created = await svc.request('/api/user/api-keys/', { method: 'POST', json: { name: `key ${i} ${'x'.repeat(60)}` }, token: access })
+      expect(created.status).toBe(201)
+    }
+    const keys = await rawGet(`${svc.url}/api/user/api-keys/`, { 'Accept-Encoding': 'gzip', Authorization: `Bearer ${access}` })
+    expect(keys.status).toBe(200)
+    expect(keys.body.length).toBeGreaterThan(1024)
+    expect(keys.headers['content-encoding']).toBeUndefined()
+    const small = await rawGet(`${svc.url}/api/nothing-here/`, { 'Accept-Encoding': 'gzip' })
+    expect(small.status).toBe(404)
+    expect(small.headers['content-encoding']).toBeUndefined()
+    expect(JSON.parse(small.body.toString())).toHaveProperty('code', 'not_found')
+  })
+})
+
+describe('route hints follow the dashboard’s router', () => {
+  it('every page of src/app/router.tsx has hints with its namespaces, and every address of src/config/paths.ts matches one', async () => {
+    const root = path.resolve(import.meta.dirname, '../..')
+    const router = await readFile(path.join(root, 'src/app/router.tsx'), 'utf8')
+    const pages = [...router.matchAll(/import\('\.\/routes\/([a-z-]+)'\)(?:, \[([^\]]*)\])?/g)]
+      .map((m) => ({ route: m[1]!, namespaces: [...(m[2] ?? '').matchAll(/'([a-z]+)'/g)].map((n) => `en:${n[1]}`) }))
+      .filter((p) => p.route !== 'not-found' && p.route !== 'shell')
+    expect(pages.length).toBeGreaterThan(8)
+    for (const { route, namespaces } of pages) {
+      const entry = ROUTE_MODULES.find(([, mods]) => mods.includes(route))
+      expect(entry, route).toBeDefined()
+      expect(entry![1].filter((m) => m.startsWith('en:')).sort(), route).toEqual(namespaces.sort())
+    }
+    const paths = await readFile(path.join(root, 'src/config/paths.ts'), 'utf8')
+    const addresses = [...paths.matchAll(/: '(\/[^']*)'/g)].map((m) => m[1]!.replace(':searchId', '42'))
+    expect(addresses.length).toBeGreaterThan(8)
+    for (const a of addresses) expect(ROUTE_MODULES.some(([re]) => re.test(a)), a).toBe(true)
+  })
+})
