@@ -1,19 +1,27 @@
 import { createBrowserRouter, Navigate } from 'react-router'
 import { paths } from '@/config/paths'
-import { loadPageNamespaces } from '@/lib/i18n'
+import { loadPageNamespaces, type PageNamespace } from '@/lib/i18n'
+import { PageSkeleton } from '@/components/page-skeleton'
 import { RouteError } from './layout/route-error'
 
 /**
  * Every page is its own lazy module in ./routes exporting `Component` (and optionally
  * `ErrorBoundary`), so a page's code loads only when it is visited. Errors a page does not handle
  * itself land in RouteError: inside the shell for shell pages, full-page for the others.
- * Signed-in pages load together with the English strings of the signed-in pages (lib/i18n.ts).
+ * Pages in the shell load together with the English strings they use (lib/i18n.ts); a test
+ * (router-namespaces.test.ts) checks each list against the namespaces the page's code asks for,
+ * and the service names the same files in the page's HTML (server/src/static.ts).
  */
-const page = <T,>(load: () => Promise<T>) => async () => (await Promise.all([load(), loadPageNamespaces()]))[0]
+const page =
+  <T,>(load: () => Promise<T>, namespaces: readonly PageNamespace[]) =>
+  async () =>
+    (await Promise.all([load(), loadPageNamespaces(namespaces)]))[0]
 
 export const router = createBrowserRouter([
   {
     ErrorBoundary: RouteError,
+    // painted while the first page's code loads (the same mark as index.html's)
+    HydrateFallback: PageSkeleton,
     children: [
       { path: paths.signIn, lazy: () => import('./routes/sign-in') },
       { path: paths.signUp, lazy: () => import('./routes/sign-up') },
@@ -22,18 +30,18 @@ export const router = createBrowserRouter([
       { path: paths.confirmEmail, lazy: () => import('./routes/confirm-email') },
       {
         // public pages inside the shell, protected ones below it
-        lazy: page(() => import('./routes/shell')),
+        lazy: () => import('./routes/shell'),
         children: [
           {
             ErrorBoundary: RouteError,
             children: [
-              { path: paths.plans, lazy: page(() => import('./routes/plans')) },
+              { path: paths.plans, lazy: page(() => import('./routes/plans'), ['plans']) },
               { path: paths.home, element: <Navigate to={paths.search} replace /> },
-              { path: paths.search, lazy: page(() => import('./routes/search')) },
-              { path: paths.exportJobPattern, lazy: page(() => import('./routes/export-job')) },
-              { path: paths.history, lazy: page(() => import('./routes/history')) },
-              { path: paths.apiKeys, lazy: page(() => import('./routes/api-keys')) },
-              { path: paths.account, lazy: page(() => import('./routes/account')) },
+              { path: paths.search, lazy: page(() => import('./routes/search'), ['search', 'exports']) },
+              { path: paths.exportJobPattern, lazy: page(() => import('./routes/export-job'), ['exports']) },
+              { path: paths.history, lazy: page(() => import('./routes/history'), ['history']) },
+              { path: paths.apiKeys, lazy: page(() => import('./routes/api-keys'), ['apikeys']) },
+              { path: paths.account, lazy: page(() => import('./routes/account'), ['account']) },
             ],
           },
         ],

@@ -1,6 +1,6 @@
 import i18n from 'i18next'
 import { initReactI18next } from 'react-i18next'
-import { isLanguage, NAMESPACES, RTL_LANGUAGES, type Language } from '@/config/languages'
+import { isLanguage, NAMESPACES, RTL_LANGUAGES, type Language, type Namespace } from '@/config/languages'
 import common from '../../locales/en/common.json'
 import auth from '../../locales/en/auth.json'
 import type search from '../../locales/en/search.json'
@@ -37,24 +37,30 @@ const lazyEnglish = import.meta.glob<{ default: Record<string, unknown> }>([
   '!../../locales/en/auth.json',
 ])
 
-let pageNamespaces: Promise<void> | null = null
-/** English strings of the signed-in pages (also the fallback of every other language). */
-export function loadPageNamespaces(): Promise<void> {
-  pageNamespaces ??= Promise.all(
-    NAMESPACES.filter((ns) => !BUNDLED.has(ns)).map(async (ns) => {
-      const loader = lazyEnglish[`../../locales/en/${ns}.json`]
-      if (!loader) return
-      const mod = await loader()
-      i18n.addResourceBundle('en', ns, mod.default, true, true)
+/** The namespaces that load with their pages (router.tsx names each page's). */
+export type PageNamespace = Exclude<Namespace, keyof typeof enResources>
+export const PAGE_NAMESPACES = NAMESPACES.filter((ns): ns is PageNamespace => !BUNDLED.has(ns))
+
+const pageNamespaces = new Map<PageNamespace, Promise<void>>()
+/**
+ * English strings of signed-in pages (also the fallback of every other language), each namespace
+ * once; a page loads only its own (the search page need not carry the account page's strings).
+ */
+export function loadPageNamespaces(namespaces: readonly PageNamespace[] = PAGE_NAMESPACES): Promise<void> {
+  return Promise.all(
+    namespaces.map((ns) => {
+      let loading = pageNamespaces.get(ns)
+      if (!loading) {
+        const loader = lazyEnglish[`../../locales/en/${ns}.json`]
+        loading = (loader ? loader() : Promise.reject(new Error(`no English strings for ${ns}`))).then((mod) => {
+          i18n.addResourceBundle('en', ns, mod.default, true, true)
+        })
+        loading.catch(() => pageNamespaces.delete(ns)) // a failed chunk load may succeed next time
+        pageNamespaces.set(ns, loading)
+      }
+      return loading
     }),
-  ).then(
-    () => undefined,
-    (error: unknown) => {
-      pageNamespaces = null // a failed chunk load may succeed next time
-      throw error
-    },
-  )
-  return pageNamespaces
+  ).then(() => undefined)
 }
 
 const lazyLocales = import.meta.glob<{ default: Record<string, unknown> }>(['../../locales/*/*.json', '!../../locales/en/*.json'])

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate, useSearchParams } from 'react-router'
@@ -32,8 +32,6 @@ export function SignInForm() {
     formState: { errors, isSubmitting },
   } = useForm<SignInValues>({ resolver, defaultValues: { email: params.get('email') ?? '', password: '' } })
 
-  useEffect(() => resolver.preload(), [])
-
   const onSubmit = handleSubmit(async ({ email, password }) => {
     setFormError(null)
     try {
@@ -60,7 +58,8 @@ export function SignInForm() {
   return (
     <>
       {notice && <Alert tone={reason === 'password-changed' ? 'success' : 'info'} className="mb-4">{notice}</Alert>}
-      <form onSubmit={onSubmit} noValidate className="space-y-4">
+      {/* the checks' code loads once the person starts on the form (focus or a tap), not with the page */}
+      <form onSubmit={onSubmit} noValidate className="space-y-4" onFocus={resolver.preload} onPointerDown={resolver.preload}>
         {formError && <Alert tone="error">{formError}</Alert>}
         <ThrottleNotice remainingMs={throttle.remainingMs} />
         <TextField
