@@ -43,9 +43,14 @@ export function useThrottle() {
  * is for the eyes only, so it does not interrupt every second.
  */
 export function ThrottleNotice({ remainingMs }: { remainingMs: number }) {
+  // mounted only while there is a wait, so the first sentence is the wait as it began (and no
+  // formatter is built on every form's first render)
+  return remainingMs > 0 ? <Countdown remainingMs={remainingMs} /> : null
+}
+
+function Countdown({ remainingMs }: { remainingMs: number }) {
   const { t, i18n } = useTranslation('common')
   const [first] = useState(() => when(i18n.language, remainingMs))
-  if (remainingMs <= 0) return null
   return (
     <Alert tone="error">
       <span className="sr-only">{t('throttled', { when: first })}</span>

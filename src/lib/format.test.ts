@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { LANGUAGES } from '@/config/languages'
 import { formatRelative, ownLanguageName } from './format'
 
 const now = Date.UTC(2026, 10, 23, 12, 0, 0)
@@ -40,6 +41,13 @@ describe('formatRelative', () => {
 })
 
 describe('ownLanguageName', () => {
+  it('is what Intl names each language in itself, first letter upper-cased', () => {
+    for (const code of LANGUAGES) {
+      const name = new Intl.DisplayNames([code], { type: 'language' }).of(code)!
+      expect(ownLanguageName(code), code).toBe(name.charAt(0).toLocaleUpperCase(code) + name.slice(1))
+    }
+  })
+
   it('names a language in itself, first letter upper-cased by its own rules', () => {
     expect(ownLanguageName('cs')).toBe('Čeština')
     expect(ownLanguageName('de')).toBe('Deutsch')

@@ -1,12 +1,11 @@
 import { useEffect, useId, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { LANGUAGES, isLanguage, type Language } from '@/config/languages'
-import { ownLanguageName } from '@/lib/format'
+import { isLanguage, type Language } from '@/config/languages'
+import { languagesByOwnName } from '@/lib/format'
 import { changeLanguage } from '@/lib/i18n'
 import { useSession } from '@/lib/session'
 
 /** Each language named in itself ("Deutsch", "עברית", "ไทย"), as people look for their own. */
-const OPTIONS = LANGUAGES.map((code) => ({ code, name: ownLanguageName(code) })).sort((a, b) => a.name.localeCompare(b.name, 'en'))
 
 function GlobeIcon() {
   return (
@@ -39,7 +38,7 @@ export function LanguageSwitcher({ className = '', inline = false }: { className
   const rootRef = useRef<HTMLDivElement>(null)
   const buttonRef = useRef<HTMLButtonElement>(null)
   const current = isLanguage(i18n.resolvedLanguage) ? i18n.resolvedLanguage : 'en'
-  const currentName = OPTIONS.find((o) => o.code === current)?.name ?? current
+  const currentName = languagesByOwnName().find((o) => o.code === current)?.name ?? current
 
   useEffect(() => {
     if (!open) return
@@ -117,7 +116,7 @@ export function LanguageSwitcher({ className = '', inline = false }: { className
             : 'absolute end-0 top-full z-50 mt-2 grid max-h-[70dvh] w-[min(26rem,calc(100vw-1.5rem))] grid-cols-2 gap-0.5 overflow-y-auto rounded-md border border-slate-200 bg-white p-1 shadow-lg dark:border-slate-700 dark:bg-slate-900'
         }
       >
-        {OPTIONS.map((o) => (
+        {languagesByOwnName().map((o) => (
           <li key={o.code}>
             <button
               type="button"

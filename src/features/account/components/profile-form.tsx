@@ -6,10 +6,9 @@ import { withIsolated } from '@/components/isolated'
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { SelectField, TextField } from '@/components/ui/field'
-import { LANGUAGES } from '@/config/languages'
 import { useUpdateProfile, type Profile, type ProfileUpdate } from '@/lib/api/profile'
 import { ApiError } from '@/lib/api-client'
-import { ownLanguageName } from '@/lib/format'
+import { languagesByOwnName } from '@/lib/format'
 import { changeLanguage } from '@/lib/i18n'
 import { isProfileErrorKey, profileFormSchema, type ProfileForm as ProfileFormValues } from '../profile-form-schema'
 
@@ -18,9 +17,6 @@ const FIELDS = ['first_name', 'last_name', 'email', 'preferred_language'] as con
 const ERROR_FIELDS = [...FIELDS, 'current_password'] as const
 
 /** Languages by their own names ("Deutsch", "עברית"), so each person finds theirs. */
-const languageOptions = LANGUAGES.map((code) => ({ code, name: ownLanguageName(code) })).sort((a, b) =>
-  a.name.localeCompare(b.name, 'en'),
-)
 
 /** Rendered once the profile is loaded; takes it as the form's default values. */
 export function ProfileForm({ profile }: { profile: Profile }) {
@@ -122,7 +118,7 @@ export function ProfileForm({ profile }: { profile: Profile }) {
         error={message('preferred_language')}
         {...register('preferred_language')}
       >
-        {languageOptions.map((l) => (
+        {languagesByOwnName().map((l) => (
           <option key={l.code} value={l.code} lang={l.code}>
             {l.name}
           </option>
