@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useRef, useState, type MouseEvent } from 'react'
+import { lazy, Suspense, useDeferredValue, useEffect, useRef, useState, type MouseEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router'
 import { Alert } from '@/components/ui/alert'
@@ -36,8 +36,11 @@ export function Component() {
   const navigate = useNavigate()
   useDocumentTitle(t('title'))
   const [filters, setFilters, link] = useSearchFilters()
+  // the controls show a change in the same frame; the count, the sample and the coverage follow in a
+  // render of their own that a next keystroke or click may interrupt
+  const deferredFilters = useDeferredValue(filters)
   const opening = link.resolving || link.failed
-  const { query: preview, settling } = usePreview(filters, !opening)
+  const { query: preview, settling } = usePreview(deferredFilters, !opening)
   const [confirming, setConfirming] = useState(false)
   const [showingApi, setShowingApi] = useState(false)
   const apiButton = useRef<HTMLButtonElement>(null)
@@ -56,7 +59,8 @@ export function Component() {
     setConfirming(true)
   }
   const data = opening ? undefined : preview.data
-  const updating = link.resolving || settling || preview.isFetching
+  // until the count has caught up with the controls, nothing can be exported (the search id would be the old one's)
+  const updating = link.resolving || settling || preview.isFetching || deferredFilters !== filters
   const canExport = data !== undefined && data.totalCount > 0 && !updating
 
   return (
@@ -104,7 +108,7 @@ export function Component() {
           {data && data.totalCount > 0 && (
             <Card>
               <Suspense fallback={null}>
-                <CoveragePanel filters={filters} totalCount={data.totalCount} ready={!updating} onNarrow={(next) => setFilters(next)} />
+                <CoveragePanel filters={deferredFilters} totalCount={data.totalCount} ready={!updating} onNarrow={(next) => setFilters(next)} />
               </Suspense>
             </Card>
           )}

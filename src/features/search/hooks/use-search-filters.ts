@@ -78,14 +78,23 @@ export function useSearchFilters() {
     [],
   )
   const link = useLinkCheck(key, verified, markVerified)
+  // React Router commits a navigation inside a transition, so a control bound to the address alone
+  // would show the old state until that transition commits (a radio clicked, still unchecked). The
+  // person's choice is shown at once from this urgent state, made against the address it started from;
+  // once the address moves on (this change committed, or back/forward) the address rules again.
+  const [optimistic, setOptimistic] = useState<{ from: string; filters: SearchFilters } | null>(null)
+  // forgotten as soon as the address moves, so a later back to that address shows the address's state
+  if (optimistic !== null && optimistic.from !== key) setOptimistic(null)
+  const shown = optimistic !== null && optimistic.from === key ? optimistic.filters : filters
   const setFilters = useCallback(
     (next: SearchFilters, options: { replace?: boolean } = {}) => {
       // filters chosen here carry the service's own names: nothing to check
       const nextParams = filtersToSearchParams(next)
+      setOptimistic({ from: key, filters: next })
       markVerified(nextParams.toString())
       setParams(nextParams, { replace: options.replace ?? false, preventScrollReset: true })
     },
-    [setParams, markVerified],
+    [key, setParams, markVerified],
   )
-  return [filters, setFilters, link] as const
+  return [shown, setFilters, link] as const
 }
