@@ -1,17 +1,24 @@
-import { existsSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
+import { benchConcurrency } from './concurrency.ts'
+import { benchExport } from './export.ts'
 import { benchPreview } from './preview.ts'
 
-/** `npm run bench:server`: the preview bench (S1), then the export bench when server/bench/export.ts exists (S2). */
-const preview = await benchPreview()
-let failed = preview.p95 > 50
-
-const exportBench = fileURLToPath(new URL('./export.ts', import.meta.url))
-if (existsSync(exportBench)) {
-  const mod = (await import(exportBench)) as { benchExport?: () => Promise<unknown> }
-  if (typeof mod.benchExport === 'function') {
-    const result = (await mod.benchExport()) as { ok?: boolean } | undefined
-    if (result && result.ok === false) failed = true
-  }
+/**
+ * `npm run bench:server`: the preview bench (S1), the export bench (S2), then 50 concurrent clients
+ * on the embedded database and, with BENCH_DATABASE_URL, on PostgreSQL (issue 13). BENCH_ONLY picks
+ * some (`preview,export,concurrency`).
+ */
+const only = process.env.BENCH_ONLY?.split(',')
+const wanted = (name: string) => !only || only.includes(name)
+let failed = false
+// every bench runs, whatever an earlier one found (no short-circuit)
+const miss = (missed: boolean) => {
+  if (missed) failed = true
+}
+if (wanted('preview')) miss((await benchPreview()).p95 > 50)
+if (wanted('export')) miss((await benchExport()).ok === false)
+if (wanted('concurrency')) {
+  miss(!(await benchConcurrency('pglite')).ok)
+  if (process.env.BENCH_DATABASE_URL) miss(!(await benchConcurrency('pg')).ok)
+  else console.log('concurrency (pg): not run, set BENCH_DATABASE_URL to a PostgreSQL database to include it')
 }
 if (failed) process.exitCode = 1

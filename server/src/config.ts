@@ -7,6 +7,8 @@ export interface Config {
   host: string
   dataDir: string
   databaseUrl: string | undefined
+  /** Connections to PostgreSQL per process (each instance holds its own pool). */
+  databasePoolSize: number
   /** HMAC secret for JWTs and signed download URLs; kept in DATA_DIR so tokens survive restarts. */
   secret: string
   testClock: boolean
@@ -48,6 +50,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host,
     dataDir,
     databaseUrl: env.DATABASE_URL || undefined,
+    databasePoolSize: Math.max(1, Math.min(200, Number(env.DATABASE_POOL_SIZE ?? 20) || 20)),
     secret: env.SECRET_KEY ?? loadOrCreateSecret(dataDir),
     testClock: env.LEADS_TEST_CLOCK === '1',
     rateLimitPerMinute: Number(env.RATE_LIMIT_PER_MINUTE ?? 600),

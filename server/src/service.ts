@@ -18,7 +18,7 @@ export interface RunningService {
 /** Opens (and on first start migrates and seeds) the database, starts the worker and the HTTP server. */
 export async function startService(given: Config): Promise<RunningService> {
   const config = { ...given }
-  const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir })
+  const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize })
   const clock = new Clock()
   await seedIfEmpty(db, config, clock)
   const worker = startExportWorker({ db, clock, config })

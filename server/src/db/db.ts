@@ -24,12 +24,14 @@ export interface Db extends Queryable {
 export interface DbOptions {
   /** postgres://… ; when absent the embedded PGlite in dataDir is used. */
   databaseUrl?: string
+  /** PostgreSQL connections this process may hold (DATABASE_POOL_SIZE). */
+  poolSize?: number
   /** Directory of the embedded database; 'memory://' for a throwaway one (tests). */
   dataDir?: string
 }
 
 export async function openDb(opts: DbOptions): Promise<Db> {
-  const db = opts.databaseUrl ? await openPg(opts.databaseUrl) : await openPglite(opts.dataDir ?? '.data')
+  const db = opts.databaseUrl ? await openPg(opts.databaseUrl, opts.poolSize ?? 10) : await openPglite(opts.dataDir ?? '.data')
   await migrate(db)
   return db
 }
@@ -72,12 +74,12 @@ async function openPglite(dataDir: string): Promise<Db> {
   }
 }
 
-async function openPg(url: string): Promise<Db> {
+async function openPg(url: string, poolSize: number): Promise<Db> {
   const { default: pg } = await import('pg')
   // int8 (count(*), bigint) as JS numbers: every count here fits easily.
   pg.types.setTypeParser(20, (v) => Number(v))
   pg.types.setTypeParser(1700, (v) => v) // numeric stays a string, as PGlite gives it
-  const pool = new pg.Pool({ connectionString: url, max: 10 })
+  const pool = new pg.Pool({ connectionString: url, max: poolSize })
   // An idle client's error (server restart, DROP DATABASE … WITH (FORCE) in tests) must not crash the
   // process: without a listener, node-postgres rethrows it as an unhandled 'error' event.
   pool.on('error', (err) => console.error('[db] idle connection error:', err.message))
