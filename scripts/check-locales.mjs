@@ -14,7 +14,8 @@ function readConstArray(source, name) {
 }
 const languagesSource = readFileSync('src/config/languages.ts', 'utf8')
 const LANGUAGES = readConstArray(languagesSource, 'LANGUAGES')
-const NAMESPACES = readConstArray(languagesSource, 'NAMESPACES')
+// the dashboard's namespaces and the service's (its mails): both are checked the same way
+const NAMESPACES = [...readConstArray(languagesSource, 'NAMESPACES'), ...readConstArray(languagesSource, 'SERVICE_NAMESPACES')]
 
 const args = process.argv.slice(2)
 if (args.includes('--print-languages')) {

@@ -5,6 +5,7 @@ import { HTTPException } from 'hono/http-exception'
 import type { AppEnv, Deps } from './app-env.ts'
 import { describeError, fieldErrorBody, HttpError, sqlState } from './lib/errors.ts'
 import { zodErrorsToFields } from './lib/validation.ts'
+import type { ErrorCode } from './lib/error-codes.ts'
 import { rateLimit } from './lib/rate-limit.ts'
 import { registerRoutes } from './routes/index.ts'
 import { compress } from 'hono/compress'
@@ -13,13 +14,14 @@ import { serveDashboard } from './static.ts'
 export const MAX_BODY_BYTES = 1024 * 1024
 
 /** The `code` of an error body that names none of its own (lib/errors.ts). */
-const STATUS_CODES: Partial<Record<number, string>> = {
+/** The code of an HTTPException (thrown by middleware, e.g. malformed JSON), by status. */
+const STATUS_CODES: Partial<Record<number, ErrorCode>> = {
   400: 'bad_request',
   401: 'not_authenticated',
-  403: 'permission_denied',
+  403: 'forbidden',
   404: 'not_found',
   409: 'conflict',
-  410: 'gone',
+  410: 'link_expired',
   413: 'body_too_large',
   429: 'throttled',
   503: 'unavailable',
@@ -118,11 +120,11 @@ export function createApp(deps: Deps) {
   app.onError((err, c) => {
     if (err instanceof HttpError) {
       for (const [k, v] of Object.entries(err.headers)) c.header(k, v)
-      return c.json({ code: STATUS_CODES[err.status] ?? 'error', ...err.body }, err.status)
+      return c.json(err.body, err.status)
     }
     if (err instanceof HTTPException) {
       // e.g. malformed JSON from the body validator
-      return c.json({ detail: err.message || 'Bad request.', code: STATUS_CODES[err.status] ?? 'bad_request' }, err.status)
+      return c.json({ detail: err.message || 'Bad request.', code: STATUS_CODES[err.status] ?? 'server_error' }, err.status)
     }
     const code = sqlState(err)
     if (code === '22021' || code === '22P05') {

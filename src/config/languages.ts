@@ -10,6 +10,9 @@ export const RTL_LANGUAGES: ReadonlySet<Language> = new Set(['he'])
 export const isLanguage = (v: unknown): v is Language =>
   typeof v === 'string' && (LANGUAGES as readonly string[]).includes(v)
 
-/** Namespaces of locales/<lng>/<ns>.json; English ones ship in the first load. */
-export const NAMESPACES = ['common', 'auth', 'search', 'exports', 'history', 'account', 'apikeys', 'plans'] as const
+/** Namespaces of locales/<lng>/<ns>.json the dashboard loads (`errors` when an error first arrives). */
+export const NAMESPACES = ['common', 'auth', 'search', 'exports', 'history', 'account', 'apikeys', 'plans', 'errors'] as const
 export type Namespace = (typeof NAMESPACES)[number]
+
+/** Namespaces of locales/<lng>/<ns>.json the reference service reads (its mails); checked like the others. */
+export const SERVICE_NAMESPACES = ['mail'] as const

@@ -1,4 +1,5 @@
 import { env } from '@/config/env'
+import { fieldIssues, loadErrorStrings, translateIssue, type ErrorIssue } from './error-codes'
 
 /**
  * The one way the dashboard talks to the lead-data service.
@@ -44,7 +45,8 @@ export class ApiError extends Error {
   readonly detail: string
   readonly code: string | undefined
   readonly validationCode: string | undefined
-  readonly fieldErrors: Record<string, string[]>
+  /** The 400's field errors with their codes (`fieldErrors` gives them as sentences). */
+  readonly fieldIssues: Record<string, ErrorIssue[]>
   /** Milliseconds the service asked us to wait (429 Retry-After), when it said. */
   readonly retryAfterMs: number | undefined
   readonly body: Record<string, unknown>
@@ -60,9 +62,22 @@ export class ApiError extends Error {
     this.body = obj
     this.code = typeof obj.code === 'string' ? obj.code : undefined
     this.validationCode = typeof obj.validation_code === 'string' ? obj.validation_code : undefined
-    this.fieldErrors = normalizeFieldErrors(obj)
+    this.fieldIssues = fieldIssues(obj)
     this.retryAfterMs = opts.retryAfterMs
     this.requestId = opts.requestId
+  }
+
+  /** Field → sentences in the person's language (translated codes; unknown ones as the service wrote them). */
+  get fieldErrors(): Record<string, string[]> {
+    return Object.fromEntries(Object.entries(this.fieldIssues).map(([field, issues]) => [field, issues.map(translateIssue)]))
+  }
+
+  /** The whole answer as one issue: its code, its numbers (retry_after, required_credits…) and its detail. */
+  get issue(): ErrorIssue {
+    const params = Object.fromEntries(
+      Object.entries(this.body).filter((p): p is [string, string | number] => p[0] !== 'code' && (typeof p[1] === 'number' || typeof p[1] === 'string')),
+    )
+    return { message: this.detail, params, ...(this.code ? { code: this.code } : {}) }
   }
 
   /** 429 after every attempt: the UI says "the service is busy". */
@@ -76,19 +91,6 @@ export const CLIENT_CODES = {
   sessionEnded: 'session_ended',
   invalidResponse: 'invalid_response',
 } as const
-
-/** `{errors: {f: [..]}}` (reference) or DRF-style top-level `{f: [..]}`. */
-function normalizeFieldErrors(obj: Record<string, unknown>): Record<string, string[]> {
-  const source =
-    obj.errors && typeof obj.errors === 'object' ? (obj.errors as Record<string, unknown>) : obj
-  const out: Record<string, string[]> = {}
-  for (const [k, v] of Object.entries(source)) {
-    if (k === 'detail' || k === 'code') continue
-    if (Array.isArray(v) && v.every((x) => typeof x === 'string')) out[k] = v
-    else if (typeof v === 'string' && source !== obj) out[k] = [v]
-  }
-  return out
-}
 
 export function buildUrl(path: string, query?: Record<string, QueryValue>): string {
   let p = path.startsWith('/') ? path : `/${path}`
@@ -189,12 +191,17 @@ export async function api<T = unknown>(path: string, options: ApiOptions<T> = {}
         continue
       }
       const throttled = await readBody(res)
+      await loadErrorStrings()
       // the body's retry_after (seconds) when the header is missing
       const bodyWait = throttled && typeof throttled === 'object' ? (throttled as { retry_after?: unknown }).retry_after : undefined
       throw new ApiError(429, throttled, { retryAfterMs: retryAfterMs ?? (typeof bodyWait === 'number' ? bodyWait * 1000 : undefined), requestId })
     }
 
-    if (!res.ok) throw new ApiError(res.status, await readBody(res), { requestId })
+    if (!res.ok) {
+      const failure = await readBody(res)
+      await loadErrorStrings()
+      throw new ApiError(res.status, failure, { requestId })
+    }
     if (res.status === 204) return undefined as T
     const data = await readBody(res)
     if (!schema) return data as T

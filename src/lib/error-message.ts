@@ -1,4 +1,5 @@
 import { ApiError, CLIENT_CODES } from './api-client'
+import { translateIssue } from './error-codes'
 import { i18n } from './i18n'
 
 /**
@@ -12,9 +13,14 @@ export function errorMessage(error: unknown): string {
     if (error.code === CLIENT_CODES.sessionEnded) return t('errors.sessionEnded')
     if (error.code === CLIENT_CODES.invalidResponse) return t('errors.invalidResponse')
     if (error.status === 404) return t('errors.notFound')
-    if (error.status === 403 && !error.validationCode) return t('errors.forbidden')
-    // 4xx details from the service are written for people; 5xx ones are not
-    if (error.status >= 400 && error.status < 500 && error.detail && !error.detail.startsWith('Request failed')) return error.detail
+    // 4xx answers say what happened: by their code in the person's language, else as the service wrote
+    // them (a bare 403 without either is "not allowed"); 5xx details are not written for people
+    if (error.status >= 400 && error.status < 500 && error.detail && !error.detail.startsWith('Request failed')) {
+      const sentence = translateIssue(error.issue)
+      if (error.status === 403 && !error.validationCode && !error.code && sentence === error.detail) return t('errors.forbidden')
+      return sentence
+    }
+    if (error.status === 403) return t('errors.forbidden')
     return t('errors.unexpected')
   }
   if (error instanceof TypeError) return t('errors.network')

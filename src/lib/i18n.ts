@@ -9,6 +9,7 @@ import type history from '../../locales/en/history.json'
 import type account from '../../locales/en/account.json'
 import type apikeys from '../../locales/en/apikeys.json'
 import type plans from '../../locales/en/plans.json'
+import type errors from '../../locales/en/errors.json'
 
 /** English is the source of the typed keys (src/types/i18next.d.ts). */
 export interface EnResources {
@@ -20,6 +21,7 @@ export interface EnResources {
   account: typeof account
   apikeys: typeof apikeys
   plans: typeof plans
+  errors: typeof errors
 }
 
 /**
@@ -35,6 +37,7 @@ const lazyEnglish = import.meta.glob<{ default: Record<string, unknown> }>([
   '../../locales/en/*.json',
   '!../../locales/en/common.json',
   '!../../locales/en/auth.json',
+  '!../../locales/en/mail.json',
 ])
 
 /** The namespaces that load with their pages (router.tsx names each page's). */
@@ -63,7 +66,11 @@ export function loadPageNamespaces(namespaces: readonly PageNamespace[] = PAGE_N
   ).then(() => undefined)
 }
 
-const lazyLocales = import.meta.glob<{ default: Record<string, unknown> }>(['../../locales/*/*.json', '!../../locales/en/*.json'])
+const lazyLocales = import.meta.glob<{ default: Record<string, unknown> }>([
+  '../../locales/*/*.json',
+  '!../../locales/en/*.json',
+  '!../../locales/*/mail.json', // the service's mails
+])
 
 async function loadLanguage(lng: Language): Promise<void> {
   if (lng === 'en' || i18n.hasResourceBundle(lng, 'common')) return

@@ -1,4 +1,5 @@
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
+import type { ErrorCode } from './error-codes.ts'
 
 /**
  * Error bodies (decisions.md, plus machine codes): every body keeps its English `detail` and carries a
@@ -9,7 +10,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status'
 export class HttpError extends Error {
   constructor(
     readonly status: ContentfulStatusCode,
-    readonly body: { detail: string; code?: string } & Record<string, unknown>,
+    readonly body: { detail: string; code: ErrorCode } & Record<string, unknown>,
     readonly headers: Record<string, string> = {},
   ) {
     super(body.detail)
@@ -18,7 +19,7 @@ export class HttpError extends Error {
 
 /** One field error: what a person reads (English) and what a client translates. */
 export interface FieldIssue {
-  code: string
+  code: ErrorCode
   message: string
   params?: Record<string, string | number>
 }
@@ -28,7 +29,7 @@ export type FieldErrors = Record<string, Array<string | FieldIssue>>
 
 export function fieldErrorBody(errors: FieldErrors, detail = 'Invalid input.') {
   const messages: Record<string, string[]> = {}
-  const codes: Record<string, Array<{ code: string } & Record<string, string | number>>> = {}
+  const codes: Record<string, Array<{ code: ErrorCode } & Record<string, string | number>>> = {}
   for (const [field, list] of Object.entries(errors)) {
     for (const item of list) {
       const issue: FieldIssue = typeof item === 'string' ? { code: 'invalid', message: item } : item
@@ -36,7 +37,7 @@ export function fieldErrorBody(errors: FieldErrors, detail = 'Invalid input.') {
       ;(codes[field] ??= []).push({ ...issue.params, code: issue.code })
     }
   }
-  return { detail, code: 'invalid_input', errors: messages, error_codes: codes }
+  return { detail, code: 'invalid_input' as const, errors: messages, error_codes: codes }
 }
 
 export const badRequest = (errors: FieldErrors, detail = 'Invalid input.') => new HttpError(400, fieldErrorBody(errors, detail))
@@ -45,7 +46,7 @@ export const unauthorized = (detail = 'Authentication credentials were not provi
   new HttpError(401, { detail, code: 'not_authenticated' })
 export const tokenNotValid = (detail = 'Given token not valid for any token type') =>
   new HttpError(401, { detail, code: 'token_not_valid' })
-export const gone = (detail: string, code = 'gone') => new HttpError(410, { detail, code })
+export const gone = (detail: string, code: ErrorCode = 'link_expired') => new HttpError(410, { detail, code })
 
 /** The PostgreSQL SQLSTATE of a database error (pg and PGlite both carry it as `code`), if any. */
 export function sqlState(err: unknown): string | undefined {

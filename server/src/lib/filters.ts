@@ -25,7 +25,7 @@ const rawList = z.union([safeString(), z.array(safeString())]).optional()
 
 function tooMany(ctx: z.RefinementCtx, count: number): boolean {
   if (count <= MAX_LIST_VALUES) return false
-  ctx.addIssue({ code: 'custom', message: `At most ${MAX_LIST_VALUES} values are allowed (got ${count}).` })
+  ctx.addIssue({ code: 'custom', message: `At most ${MAX_LIST_VALUES} values are allowed (got ${count}).`, params: { code: 'too_many_values', limit: MAX_LIST_VALUES } })
   return true
 }
 
@@ -36,7 +36,7 @@ export const countryCodeQuery = safeString()
     const v = value?.trim()
     if (!v) return undefined // `?country=` means no country, like leaving it out
     if (!/^[a-zA-Z]{2}$/.test(v)) {
-      ctx.addIssue({ code: 'custom', message: 'Must be a two-letter country code.' })
+      ctx.addIssue({ code: 'custom', message: 'Must be a two-letter country code.', params: { code: 'invalid_country_code' } })
       return z.NEVER
     }
     return v.toUpperCase()
@@ -49,7 +49,7 @@ const countryList = rawList
     if (tooMany(ctx, parts.length)) return z.NEVER
     const bad = parts.filter((p) => !/^[a-z]{2}$/i.test(p))
     if (bad.length) {
-      ctx.addIssue({ code: 'custom', message: `Not a two-letter country code: ${bad.slice(0, 5).join(', ')}.` })
+      ctx.addIssue({ code: 'custom', message: `Not a two-letter country code: ${bad.slice(0, 5).join(', ')}.`, params: { code: 'invalid_country_code' } })
       return z.NEVER
     }
     return parts.map((p) => p.toUpperCase())
@@ -70,6 +70,7 @@ export const idListQuery = (what: string) =>
         ctx.addIssue({
           code: 'custom',
           message: `Not a valid ${what} id (a positive 32-bit integer): ${bad.slice(0, 5).join(', ')}.`,
+          params: { code: 'invalid_id' },
         })
         return z.NEVER
       }
@@ -88,7 +89,7 @@ export const booleanLike = safeString()
     const v = value.trim().toLowerCase()
     if (TRUE_VALUES.has(v)) return true
     if (FALSE_VALUES.has(v)) return false
-    ctx.addIssue({ code: 'custom', message: 'Must be a boolean: "true", "1", "false" or "0".' })
+    ctx.addIssue({ code: 'custom', message: 'Must be a boolean: "true", "1", "false" or "0".', params: { code: 'invalid_boolean' } })
     return z.NEVER
   })
   .openapi({ type: 'string', enum: ['true', 'false', '1', '0'] })
@@ -110,7 +111,7 @@ export const filtersQuerySchema = z.object({
       if (value === undefined || value.trim() === '') return 1
       const v = value.trim()
       if (!/^\d{1,10}$/.test(v) || Number(v) < 1 || Number(v) > INT32_MAX) {
-        ctx.addIssue({ code: 'custom', message: 'A page number is a positive integer.' })
+        ctx.addIssue({ code: 'custom', message: 'A page number is a positive integer.', params: { code: 'invalid_id' } })
         return z.NEVER
       }
       return Number(v)

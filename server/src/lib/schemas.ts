@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi'
+import { ERROR_CODE_LIST, errorCodeTable, type ErrorCode } from './error-codes.ts'
 
 /** Shared zod schemas of the accounts side (interface parts 2 and 8); they also feed the OpenAPI doc. */
 
@@ -18,7 +19,7 @@ export const LANGUAGES = [
  */
 export const NUL_MESSAGE = 'Must not contain a NUL character (U+0000).'
 export const hasNoNul = (s: string) => !s.includes('\u0000')
-export const refuseNul = [hasNoNul, { message: NUL_MESSAGE }] as const
+export const refuseNul = [hasNoNul, { message: NUL_MESSAGE, params: { code: 'nul_character' } }] as const
 /** z.string() that refuses NUL: the base of every request string schema. */
 export const safeString = () => z.string().refine(...refuseNul)
 
@@ -29,18 +30,31 @@ export const nameSchema = safeString().max(150)
 /** A positive int32 id in a path. */
 export const idParam = (name: string) =>
   safeString()
-    .regex(/^\d{1,10}$/, 'Must be a positive integer.')
+    .refine((s) => /^\d{1,10}$/.test(s), { message: 'Must be a positive integer.', params: { code: 'invalid_id' } })
     .transform(Number)
-    .refine((n) => n >= 1 && n <= INT32_MAX, 'Must be a positive 32-bit integer.')
+    .refine((n) => n >= 1 && n <= INT32_MAX, { message: 'Must be a positive 32-bit integer.', params: { code: 'invalid_id' } })
     .openapi({ param: { name, in: 'path' }, type: 'integer', example: 1 })
+
+const errorCodeSchema = z.enum(ERROR_CODE_LIST as [ErrorCode, ...ErrorCode[]])
 
 export const ErrorSchema = z
   .object({
-    detail: z.string(),
-    code: z.string().optional(),
-    errors: z.record(z.string(), z.array(z.string())).optional(),
+    detail: z.string().openapi({ description: 'What happened, in English, for people.' }),
+    code: errorCodeSchema.openapi({ description: 'Extension: what happened, for programs (the table above).' }),
+    errors: z
+      .record(z.string(), z.array(z.string()))
+      .optional()
+      .openapi({ description: '400: field → English messages.' }),
+    error_codes: z
+      .record(z.string(), z.array(z.object({ code: errorCodeSchema }).catchall(z.union([z.string(), z.number()]))))
+      .optional()
+      .openapi({ description: 'Extension, 400: field → `{code, ...parameters}`, index for index with `errors`.' }),
+    retry_after: z.number().int().optional().openapi({ description: 'With `throttled`: seconds to wait.' }),
   })
-  .openapi('Error')
+  .catchall(z.unknown())
+  .openapi('Error', {
+    description: `Every error answer. \`code\` and \`error_codes\` are extensions that let a client translate the error; the English text stays beside them.\n\n${errorCodeTable()}`,
+  })
 
 export const InsufficientCreditsSchema = z
   .object({

@@ -1,4 +1,5 @@
 import type { ZodError } from 'zod'
+import { isErrorCode } from './error-codes.ts'
 import type { FieldErrors, FieldIssue } from './errors.ts'
 
 type Issue = ZodError['issues'][number]
@@ -16,7 +17,7 @@ export function issueCode(issue: Issue): Omit<FieldIssue, 'message'> {
       }
       return { code: 'min_value', params: { limit: Number(issue.minimum) } }
     case 'invalid_format':
-      return { code: issue.format === 'email' ? 'invalid_email' : 'invalid_format' }
+      return { code: issue.format === 'email' ? 'invalid_email' : issue.format === 'datetime' ? 'invalid_datetime' : 'invalid_format' }
     case 'invalid_value':
       return { code: 'invalid_choice' }
     case 'unrecognized_keys':
@@ -26,7 +27,7 @@ export function issueCode(issue: Issue): Omit<FieldIssue, 'message'> {
     case 'custom': {
       // refinements name their code as `params: {code, ...}` (e.g. too_many_values with its limit)
       const { code, ...params } = (issue.params ?? {}) as Record<string, string | number>
-      return typeof code === 'string' ? { code, params } : { code: 'invalid' }
+      return isErrorCode(code) ? { code, params } : { code: 'invalid' }
     }
     default:
       return { code: 'invalid' }

@@ -107,7 +107,7 @@ export function registerApiKeyRoutes(app: OpenAPIHono<AppEnv>) {
     const { db, clock } = c.var.deps
     const now = clock.now()
     const expiry = body.expiry ? new Date(body.expiry) : null
-    if (expiry && expiry <= now) throw badRequest({ expiry: ['The expiry must be in the future.'] })
+    if (expiry && expiry <= now) throw badRequest({ expiry: [{ code: 'expiry_in_past', message: 'The expiry must be in the future.' }] })
     // A stolen key must not mint a successor that outlives its revocation.
     if (c.var.credential.startsWith('key:')) {
       throw new HttpError(403, { detail: 'API keys cannot create API keys. Sign in with the password to do that.', code: 'api_key_not_allowed' })

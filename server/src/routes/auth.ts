@@ -28,7 +28,12 @@ const LOGIN_BACKOFF_MAX_MS = 15 * 60_000
 /** Password-reset mails per account and hour; past it the answer is the same 202 and no mail goes out. */
 export const RESET_MAILS_PER_HOUR = 3
 
-export const passwordSchema = safeString().min(8, 'Use at least 8 characters.').max(128, 'Use at most 128 characters.')
+export const PASSWORD_MIN = 8
+export const PASSWORD_MAX = 128
+export const passwordSchema = safeString()
+  .refine((s) => s.length >= PASSWORD_MIN, { message: `Use at least ${PASSWORD_MIN} characters.`, params: { code: 'password_too_short', limit: PASSWORD_MIN } })
+  .refine((s) => s.length <= PASSWORD_MAX, { message: `Use at most ${PASSWORD_MAX} characters.`, params: { code: 'password_too_long', limit: PASSWORD_MAX } })
+  .openapi({ minLength: PASSWORD_MIN, maxLength: PASSWORD_MAX })
 
 const SignUpBody = z
   .object({
@@ -585,8 +590,7 @@ export async function mailPasswordChanged(q: Queryable, config: Config, userId: 
     to: user.email,
     now,
     ...renderMail('password_changed', user.preferred_language, {
-      key_count: keys.length,
-      key_list: keys.map((k) => `  ${k.prefix}…  (${new Date(k.created).toISOString().slice(0, 10)})`).join('\n'),
+      keys: keys.map((k) => ({ prefix: k.prefix, created: new Date(k.created) })),
       keys_url: `${config.publicUrl}/api-keys`,
     }),
   })

@@ -116,7 +116,7 @@ const fileRoute = createRoute({
   request: {
     params: searchIdParams,
     query: z.object({
-      expires: safeString().regex(/^\d{1,12}$/, 'Must be epoch seconds.').openapi({ description: 'Epoch seconds.' }),
+      expires: safeString().regex(/^\d{1,12}$/, { message: 'Must be epoch seconds.' }).openapi({ description: 'Epoch seconds.' }),
       sig: safeString().max(128).openapi({ description: 'HMAC-SHA256 signature.' }),
     }),
   },
@@ -188,7 +188,7 @@ export function registerExportRoutes(app: OpenAPIHono<AppEnv>) {
   app.openapi(completedRoute, async (c) => {
     const row = await ownExport(c, c.req.valid('param').search_id)
     if (row.status !== 'COMPLETED' || !row.expires_at || !row.filename) {
-      throw new HttpError(409, { detail: `The export is not completed (status ${row.status}).` })
+      throw new HttpError(409, { detail: `The export is not completed (status ${row.status}).`, code: 'conflict', status: row.status })
     }
     const expiresAt = new Date(row.expires_at)
     if (expiresAt <= c.var.deps.clock.now()) throw gone(`The download link expired at ${expiresAt.toISOString()}.`)
@@ -218,7 +218,7 @@ export function registerExportRoutes(app: OpenAPIHono<AppEnv>) {
     ).rows[0]
     // An unknown id answers like a bad signature: the link must not reveal which exports exist.
     if (!row || !row.file_path || !verifyDownloadSignature(config.secret, row.user_id, row.id, Number(expires), sig)) {
-      throw new HttpError(403, { detail: 'Invalid download signature.' })
+      throw new HttpError(403, { detail: 'Invalid download signature.', code: 'forbidden' })
     }
     if (Number(expires) * 1000 <= clock.now().getTime() || (row.expires_at && new Date(row.expires_at) <= clock.now())) {
       throw gone('This download link has expired.')

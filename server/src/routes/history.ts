@@ -61,7 +61,7 @@ const positiveIntQuery = (name: string, fallback: number, max: number) =>
     .transform((v, ctx) => {
       if (v === undefined || v.trim() === '') return fallback
       if (!/^\d{1,10}$/.test(v.trim()) || Number(v) < 1 || Number(v) > max) {
-        ctx.addIssue({ code: 'custom', message: `Must be an integer from 1 to ${max}.` })
+        ctx.addIssue({ code: 'custom', message: `Must be an integer from 1 to ${max}.`, params: { code: 'out_of_range', min: 1, max } })
         return z.NEVER
       }
       return Number(v)
@@ -260,7 +260,7 @@ export function registerHistoryRoutes(app: OpenAPIHono<AppEnv>) {
         userId,
       ])
       if (!exists.rows[0]) throw notFound('Export not found.')
-      throw new HttpError(409, { detail: `Only a failed export can be retried (status ${exists.rows[0].status}).` })
+      throw new HttpError(409, { detail: `Only a failed export can be retried (status ${exists.rows[0].status}).`, code: 'conflict', status: exists.rows[0].status })
     }
     kickExports()
     return c.json({ search_id, status: 'PENDING' }, 202)

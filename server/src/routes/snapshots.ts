@@ -52,12 +52,12 @@ export function registerSnapshotRoutes(app: OpenAPIHono<AppEnv>) {
 
   app.openapi(snapshotRoute, async (c) => {
     const { db, config } = c.var.deps
-    if (!config.pageSnapshotToken) throw new HttpError(503, { detail: 'Page snapshots are not configured.' })
+    if (!config.pageSnapshotToken) throw new HttpError(503, { detail: 'Page snapshots are not configured.', code: 'unavailable' })
     const given = c.req.header('x-service-token')
-    if (!given) throw new HttpError(401, { detail: 'Service token missing.' })
+    if (!given) throw new HttpError(401, { detail: 'Service token missing.', code: 'not_authenticated' })
     // compare fixed-length digests so the comparison takes the same time whatever was sent
     if (!timingSafeEqual(digest(given), digest(config.pageSnapshotToken))) {
-      throw new HttpError(403, { detail: 'Service token not valid.' })
+      throw new HttpError(403, { detail: 'Service token not valid.', code: 'forbidden' })
     }
 
     const code = c.req.valid('param').alpha2.toUpperCase()

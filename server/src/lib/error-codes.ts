@@ -1,0 +1,74 @@
+/**
+ * Every machine code the service puts on an error (issue 10), with the parameters that travel beside
+ * it. A body's `code` names the whole answer; a 400's `error_codes.<field>[i]` names each field error.
+ * The English `detail`/`errors` text stays for clients that only read text. Published in the OpenAPI
+ * document (the `Error` schema's `code` enum and `ErrorCodes` extension) and translated by the
+ * dashboard (locales/<lng>/errors.json: a test keeps the two lists equal).
+ */
+export const ERROR_CODES = {
+  // answers (`code` of the body)
+  invalid_input: { params: [], doc: '400: one or more fields are wrong; see `errors` and `error_codes`.' },
+  bad_request: { params: [], doc: '400: the request itself is malformed (e.g. a bad Content-Length).' },
+  invalid_characters: { params: [], doc: '400: a value holds characters that cannot be stored (U+0000).' },
+  not_authenticated: { params: [], doc: '401: no credentials were sent.' },
+  token_not_valid: { params: [], doc: '401 (or a 400 on `refresh`): the token is invalid, expired or ended.' },
+  invalid_credentials: { params: [], doc: '401: no active account has this email and password.' },
+  invalid_authorization_header: { params: [], doc: '401: the Authorization header is not `Bearer <jwt>` or `Api-Key <key>`.' },
+  insufficient_credits: {
+    params: ['required_credits', 'available_credits'],
+    doc: '403: the export needs more credits than the account has (also as `validation_code`).',
+  },
+  email_not_confirmed: { params: [], doc: '403: exports wait until the sign-up address is confirmed.' },
+  api_key_not_allowed: { params: [], doc: '403: this needs a password sign-in; an API key cannot do it.' },
+  forbidden: { params: [], doc: '403: the credential may not do this (e.g. a tampered download signature).' },
+  not_found: { params: [], doc: '404: no such resource for this account.' },
+  conflict: { params: ['status'], doc: '409: the resource is not in a state that allows this (e.g. retrying an export that did not fail).' },
+  already_confirmed: { params: [], doc: '409: the address is already confirmed.' },
+  link_expired: { params: [], doc: '410: the download link has expired.' },
+  body_too_large: { params: [], doc: '413: the request body is larger than 1 MB.' },
+  throttled: { params: ['retry_after'], doc: '429: too many requests; wait `retry_after` seconds (also in Retry-After).' },
+  server_error: { params: [], doc: '500: something failed on the service; nothing was charged.' },
+  unavailable: { params: [], doc: '503: the feature is not configured on this service.' },
+  // field errors (`error_codes.<field>[i].code`)
+  required: { params: [], doc: 'The field is required and was missing or empty.' },
+  invalid: { params: [], doc: 'The value is not valid (no more specific code).' },
+  invalid_type: { params: [], doc: 'The value has the wrong type (e.g. text where a number belongs).' },
+  invalid_format: { params: [], doc: 'The value does not have the expected form.' },
+  invalid_choice: { params: [], doc: 'The value is not one of the allowed choices.' },
+  invalid_email: { params: [], doc: 'Not an email address.' },
+  invalid_datetime: { params: [], doc: 'Not an ISO 8601 date-time with an offset.' },
+  max_length: { params: ['limit'], doc: 'Longer than `limit` characters.' },
+  min_length: { params: ['limit'], doc: 'Shorter than `limit` characters.' },
+  max_value: { params: ['limit'], doc: 'Greater than `limit`.' },
+  min_value: { params: ['limit'], doc: 'Less than `limit`.' },
+  out_of_range: { params: ['min', 'max'], doc: 'Not a whole number from `min` to `max`.' },
+  too_many_values: { params: ['limit'], doc: 'More than `limit` values in one list parameter.' },
+  invalid_country_code: { params: [], doc: 'Not a two-letter country code.' },
+  invalid_id: { params: [], doc: 'Not a positive 32-bit integer id.' },
+  invalid_boolean: { params: [], doc: 'Not one of "true", "1", "false", "0".' },
+  nul_character: { params: [], doc: 'Contains U+0000, which cannot be stored.' },
+  unknown_field: { params: [], doc: 'A body field this endpoint does not take.' },
+  unknown_parameter: { params: ['suggestion'], doc: 'A query parameter this endpoint does not take; `suggestion` names the likely one.' },
+  email_taken: { params: [], doc: 'An account with this email already exists.' },
+  password_too_short: { params: ['limit'], doc: 'The new password has fewer than `limit` characters.' },
+  password_too_long: { params: ['limit'], doc: 'The new password has more than `limit` characters.' },
+  password_required: { params: [], doc: 'The current password is needed for this change.' },
+  wrong_password: { params: [], doc: 'The current password is not correct.' },
+  confirmation_invalid: { params: [], doc: 'The confirmation link is invalid, used or expired.' },
+  reset_link_invalid: { params: [], doc: 'The reset link is invalid, used or expired.' },
+  expiry_in_past: { params: [], doc: 'An API key expiry must be in the future.' },
+  api_key_limit: { params: ['limit'], doc: 'The account already holds `limit` active API keys.' },
+} as const satisfies Record<string, { params: readonly string[]; doc: string }>
+
+export type ErrorCode = keyof typeof ERROR_CODES
+export const ERROR_CODE_LIST = Object.keys(ERROR_CODES) as ErrorCode[]
+export const isErrorCode = (v: unknown): v is ErrorCode => typeof v === 'string' && Object.hasOwn(ERROR_CODES, v)
+
+/** A markdown table of the codes, for the OpenAPI document's description. */
+export function errorCodeTable(): string {
+  const rows = ERROR_CODE_LIST.map((code) => {
+    const { params, doc } = ERROR_CODES[code]
+    return `| \`${code}\` | ${params.map((p) => `\`${p}\``).join(', ')} | ${doc} |`
+  })
+  return ['| code | parameters | meaning |', '|---|---|---|', ...rows].join('\n')
+}
