@@ -2,7 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { NAMESPACES } from '@/config/languages'
-import { enResources } from '@/lib/i18n'
+import { enResources, ON_DEMAND_NAMESPACES } from '@/lib/i18n'
 
 /**
  * Each page loads only the English strings router.tsx lists for it. This walks the source a page
@@ -10,7 +10,8 @@ import { enResources } from '@/lib/i18n'
  * code asks for, so a list that forgets one (the page would show raw keys) fails here.
  */
 const root = path.resolve(import.meta.dirname, '../..')
-const bundled = new Set(Object.keys(enResources))
+// the first load's namespaces, and those the API client fetches when an error arrives
+const bundled = new Set<string>([...Object.keys(enResources), ...ON_DEMAND_NAMESPACES])
 
 function resolveImport(from: string, spec: string): string | null {
   let base: string

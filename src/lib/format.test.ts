@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { LANGUAGES } from '@/config/languages'
-import { formatRelative, ownLanguageName } from './format'
+import { formatRelative, listParts, ownLanguageName } from './format'
 
 const now = Date.UTC(2026, 10, 23, 12, 0, 0)
 const at = (seconds: number) => now + seconds * 1000
@@ -55,5 +55,23 @@ describe('ownLanguageName', () => {
     expect(ownLanguageName('tr')).toBe('Türkçe')
     expect(ownLanguageName('he')).toBe('עברית')
     expect(ownLanguageName('th')).toBe('ไทย')
+  })
+})
+
+describe('listParts', () => {
+  const text = (lng: string, items: string[]) => listParts(lng, items).map((p) => p.value).join('')
+
+  it('keeps multi-word names apart in Thai, whose list separator is a bare space', () => {
+    // Intl alone gives "Chiang Mai Bang Rak และPhra Nakhon": where does one place end?
+    expect(text('th', ['Chiang Mai', 'Bang Rak'])).toBe('Chiang Mai และ Bang Rak')
+    expect(text('th', ['Chiang Mai', 'Bang Rak', 'Phra Nakhon'])).toBe('Chiang Mai, Bang Rak และ Phra Nakhon')
+    expect(listParts('th', ['Chiang Mai', 'Bang Rak']).filter((p) => p.type === 'element').map((p) => p.value)).toEqual(['Chiang Mai', 'Bang Rak'])
+  })
+
+  it('leaves the lists of other languages as Intl writes them', () => {
+    for (const lng of LANGUAGES.filter((l) => l !== 'th')) {
+      const items = ['Chiang Mai', 'Bang Rak', 'Phra Nakhon']
+      expect(text(lng, items), lng).toBe(new Intl.ListFormat(lng, { style: 'long', type: 'conjunction' }).format(items))
+    }
   })
 })

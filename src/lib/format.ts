@@ -3,9 +3,9 @@ import type { Language } from '@/config/languages'
  * Numbers, dates, sizes and money in the active language, always through Intl (never string
  * concatenation). Formatters are cached per language because constructing them is not free.
  */
-const cache = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat | Intl.RelativeTimeFormat | Intl.DisplayNames>()
+const cache = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat | Intl.RelativeTimeFormat | Intl.DisplayNames | Intl.ListFormat>()
 
-function cached<T extends Intl.NumberFormat | Intl.DateTimeFormat | Intl.RelativeTimeFormat | Intl.DisplayNames>(
+function cached<T extends Intl.NumberFormat | Intl.DateTimeFormat | Intl.RelativeTimeFormat | Intl.DisplayNames | Intl.ListFormat>(
   key: string,
   make: () => T,
 ): T {
@@ -87,6 +87,24 @@ export function formatBytes(lng: string, bytes: number): string {
         maximumFractionDigits: i === 0 ? 0 : 1,
       }),
   ).format(value)
+}
+
+/**
+ * A list of names ("A, B and C") as parts, so each name can sit in its own element. Languages whose
+ * list separator is a bare space (Thai: "เชียงใหม่ บางรัก และพระนคร") would run multi-word names
+ * together ("Chiang Mai Bang Rak"), so a bare-space separator becomes a comma, and a conjunction
+ * written against a name ("และPhra Nakhon") gets a space on that side.
+ */
+export function listParts(lng: string, items: readonly string[]): { type: 'element' | 'literal'; value: string }[] {
+  const parts = cached(`list:${lng}`, () => new Intl.ListFormat(lng, { style: 'long', type: 'conjunction' })).formatToParts(items)
+  return parts.map((p, i) => {
+    if (p.type !== 'literal') return { type: 'element', value: p.value }
+    if (/^\s+$/u.test(p.value)) return { type: 'literal', value: ', ' }
+    // a word joined to the names around it (Thai "A และB", "AและB"): keep the names apart
+    const before = i > 0 && /^\p{L}/u.test(p.value) ? ' ' : ''
+    const after = parts[i + 1]?.type === 'element' && /\p{L}$/u.test(p.value) ? ' ' : ''
+    return { type: 'literal', value: `${before}${p.value}${after}` }
+  })
 }
 
 /** Country names from Intl in the active language; falls back to the code. */

@@ -40,11 +40,19 @@ const lazyEnglish = import.meta.glob<{ default: Record<string, unknown> }>([
   '!../../locales/en/mail.json',
 ])
 
+/**
+ * Namespaces no page lists: the API client fetches `errors` before it throws an error, so a
+ * session without errors never downloads them (lib/error-codes.ts).
+ */
+export const ON_DEMAND_NAMESPACES: ReadonlySet<Namespace> = new Set(['errors'])
+
 /** The namespaces that load with their pages (router.tsx names each page's). */
 export type PageNamespace = Exclude<Namespace, keyof typeof enResources>
 export const PAGE_NAMESPACES = NAMESPACES.filter((ns): ns is PageNamespace => !BUNDLED.has(ns))
 
 const pageNamespaces = new Map<PageNamespace, Promise<void>>()
+/** Tests only: forget which English namespaces were loaded (as on a fresh page). */
+export const resetLoadedNamespacesForTests = () => pageNamespaces.clear()
 /**
  * English strings of signed-in pages (also the fallback of every other language), each namespace
  * once; a page loads only its own (the search page need not carry the account page's strings).

@@ -103,7 +103,8 @@ describe('sign up', () => {
     await user.type(screen.getByLabelText('Email'), 'taken@example.com')
     await user.type(screen.getByLabelText('Password'), 'long-enough')
     await user.click(screen.getByRole('button', { name: 'Create account' }))
-    expect(await screen.findByText('An account with this email already exists.')).toBeInTheDocument()
+    // no code in this answer (as the real service sends it): its English text is recognised and translated
+    expect(await screen.findByText('An account with this email already exists. Sign in or reset your password.')).toBeInTheDocument()
     expect(screen.getByLabelText('Email')).toHaveAttribute('aria-invalid', 'true')
     expect(screen.getByLabelText('Email')).toHaveFocus()
   })

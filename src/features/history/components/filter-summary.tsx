@@ -1,7 +1,7 @@
 import { useQueries, useQuery } from '@tanstack/react-query'
 import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
-import { countryName } from '@/lib/format'
+import { countryName, listParts } from '@/lib/format'
 import type { HistoryFilters } from '../api/get-search-history'
 import { categoriesOptions, level1ListOptions, level2Options, level3ListOptions } from '../api/lookups'
 
@@ -57,9 +57,7 @@ export function FilterSummary({ filters }: { filters: HistoryFilters }) {
 
   // each item in its own <bdi>: a Latin place name inside Hebrew must not pull in the list's "ו-" or commas
   const list = (items: string[]): ReactNode =>
-    new Intl.ListFormat(lng, { style: 'long', type: 'conjunction' })
-      .formatToParts(items)
-      .map((p, i) => (p.type === 'element' ? <bdi key={i}>{p.value}</bdi> : p.value))
+    listParts(lng, items).map((p, i) => (p.type === 'element' ? <bdi key={i}>{p.value}</bdi> : p.value))
 
   const rows: [string, ReactNode][] = []
   if (countries.length) rows.push([t('filters.countries'), list(countries.map((c) => countryName(lng, c)))])
