@@ -76,14 +76,19 @@ test('a past expiry date is refused before sending; a future one is listed', asy
   page.on('request', (r) => {
     if (r.method() === 'POST' && r.url().includes('/api/user/api-keys')) posts++
   })
-  const input = page.getByLabel('Expiry date (optional)')
-  await input.fill('2020-01-01')
+  // the date is typed into its segments (month, day, year in English), as a person types it
+  const month = page.getByRole('group', { name: 'Expiry date (optional)' }).getByRole('spinbutton').first()
+  const typeDay = async (mmddyyyy: string) => {
+    await month.click()
+    await page.keyboard.type(mmddyyyy)
+  }
+  await typeDay('01012020')
   await page.getByRole('button', { name: 'Create key' }).click()
   await expect(page.getByText('Choose a date that has not passed yet.')).toBeVisible()
   expect(posts).toBe(0)
 
   const nextYear = new Date().getFullYear() + 1
-  await input.fill(`${nextYear}-06-30`)
+  await typeDay(`0630${nextYear}`)
   await page.getByRole('button', { name: 'Create key' }).click()
   const dialog = page.getByRole('dialog', { name: 'Your new API key' })
   await expect(dialog.getByText(/^Expires /)).toBeVisible()

@@ -22,7 +22,7 @@ const fieldError = (field: string, message: string, code: string, params: Record
   error_codes: { [field]: [{ ...params, code }] },
 })
 
-async function failing(body: unknown, status = 400): Promise<ApiError> {
+async function failing(body: Record<string, unknown>, status = 400): Promise<ApiError> {
   server.use(http.post('/api/probe/', () => HttpResponse.json(body, { status })))
   const error = await api('/api/probe/', { method: 'POST', body: {}, auth: false }).catch((e: unknown) => e)
   if (!(error instanceof ApiError)) throw new Error('expected an ApiError')

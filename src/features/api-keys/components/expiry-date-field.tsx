@@ -1,0 +1,155 @@
+import {
+  GregorianCalendar,
+  getLocalTimeZone,
+  parseDate,
+  toCalendar,
+  today,
+  type DateValue,
+} from "@internationalized/date";
+import type { ReactNode } from "react";
+import {
+  Button,
+  Calendar,
+  CalendarCell,
+  CalendarGrid,
+  DateInput,
+  DatePicker,
+  DateSegment,
+  Dialog,
+  FieldError,
+  Group,
+  Heading,
+  I18nProvider,
+  Label,
+  Popover,
+  Text,
+} from "react-aria-components";
+
+/** "2026-12-31" ↔ a date value; anything else is no date. */
+const toValue = (v: string): DateValue | null => {
+  try {
+    return /^\d{4}-\d{2}-\d{2}$/.test(v) ? parseDate(v) : null;
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * The key's expiry day, typed or picked in the dashboard's language (issue 10): the segments follow
+ * the language's date order (31.12.2027 in German, 12/31/2027 in English), the calendar names its
+ * months in that language (and counts Thai years in the Buddhist era, as Thai readers expect), and
+ * every part works by keyboard (arrows, digits, PageUp/PageDown) and announces itself (React Aria).
+ * The value is an ISO day ("2027-12-31") in the Gregorian calendar whatever the display.
+ */
+export function ExpiryDateField({
+  value,
+  onChange,
+  onBlur,
+  language,
+  label,
+  hint,
+  error,
+}: {
+  value: string;
+  onChange: (iso: string) => void;
+  onBlur: () => void;
+  language: string;
+  label: string;
+  hint: ReactNode;
+  error: string | undefined;
+}) {
+  const now = today(getLocalTimeZone());
+  return (
+    <I18nProvider locale={language}>
+      <DatePicker
+        className="max-w-xs"
+        value={toValue(value)}
+        placeholderValue={now}
+        minValue={now}
+        granularity="day"
+        isInvalid={Boolean(error)}
+        // the form validates (past days, the service's answer) and says why; React Aria only marks the field
+        validationBehavior="aria"
+        // a cleared or half-typed date is no date: the form sees an empty value
+        onChange={(d) =>
+          onChange(d ? toCalendar(d, new GregorianCalendar()).toString() : "")
+        }
+        onBlur={onBlur}
+        shouldForceLeadingZeros
+      >
+        <Label className="mb-1 block text-sm font-medium">{label}</Label>
+        <Group className="flex w-full items-center rounded-md border border-slate-300 bg-white shadow-xs focus-within:outline-2 focus-within:outline-offset-2 focus-within:outline-sky-600 data-[invalid]:border-red-600 dark:border-slate-600 dark:bg-slate-900">
+          <DateInput
+            className="flex flex-1 px-3 py-2 text-sm text-slate-900 dark:text-slate-100"
+            dir="ltr"
+          >
+            {(segment) => (
+              <DateSegment
+                segment={segment}
+                className="rounded-sm px-0.5 tabular-nums outline-none focus:bg-sky-700 focus:text-white data-[placeholder]:text-slate-500 dark:data-[placeholder]:text-slate-400"
+              />
+            )}
+          </DateInput>
+          <Button className="me-1 rounded p-1.5 text-slate-700 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-sky-600 dark:text-slate-200 dark:hover:bg-slate-800">
+            <svg
+              aria-hidden="true"
+              viewBox="0 0 20 20"
+              className="size-4"
+              fill="currentColor"
+            >
+              <path d="M6 2a1 1 0 0 1 1 1v1h6V3a1 1 0 1 1 2 0v1h1a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H4a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2h1V3a1 1 0 0 1 1-1Zm10 6H4v8h12V8Z" />
+            </svg>
+          </Button>
+        </Group>
+        <Text
+          slot="description"
+          className="mt-1 block text-xs text-slate-600 dark:text-slate-400"
+        >
+          {hint}
+        </Text>
+        <FieldError className="mt-1 block text-sm text-red-700 dark:text-red-400">
+          {error}
+        </FieldError>
+        <Popover className="rounded-md border border-slate-200 bg-white p-3 shadow-lg dark:border-slate-700 dark:bg-slate-900">
+          <Dialog className="outline-none">
+            <Calendar className="text-sm">
+              <header className="mb-2 flex items-center justify-between gap-2">
+                <Button
+                  slot="previous"
+                  className="rounded px-2 py-1 hover:bg-slate-100 dark:hover:bg-slate-800"
+                >
+                  <span
+                    aria-hidden="true"
+                    className="inline-block rtl:rotate-180"
+                  >
+                    ‹
+                  </span>
+                </Button>
+                <Heading className="font-semibold" />
+                <Button
+                  slot="next"
+                  className="rounded px-2 py-1 hover:bg-slate-100 dark:hover:bg-slate-800"
+                >
+                  <span
+                    aria-hidden="true"
+                    className="inline-block rtl:rotate-180"
+                  >
+                    ›
+                  </span>
+                </Button>
+              </header>
+              <CalendarGrid className="border-separate border-spacing-0.5">
+                {(date) => (
+                  <CalendarCell
+                    date={date}
+                    className="flex size-8 items-center justify-center rounded tabular-nums outline-none hover:bg-slate-100 data-[disabled]:text-slate-400 data-[focus-visible]:outline-2 data-[focus-visible]:outline-sky-600 data-[focused]:ring-2 data-[focused]:ring-sky-600 data-[outside-month]:hidden data-[selected]:bg-sky-700 data-[selected]:text-white dark:hover:bg-slate-800 dark:data-[disabled]:text-slate-500"
+                  />
+                )}
+              </CalendarGrid>
+            </Calendar>
+          </Dialog>
+        </Popover>
+      </DatePicker>
+    </I18nProvider>
+  );
+}
