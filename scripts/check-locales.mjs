@@ -113,7 +113,33 @@ for (const lng of LANGUAGES) {
   rows.push({ lng, total, missing, identical: `${identical}/${compared} (${(share * 100).toFixed(0)}%)`, plurals: categories.join(' ') })
 }
 
+// Glossary (issue 10): one word per product term and language. A string whose English uses the term
+// must use the language's word for it (a pattern admitting its inflections), in every namespace.
+const glossary = JSON.parse(readFileSync('locales/glossary.json', 'utf8'))
+const unsettled = []
+for (const lng of LANGUAGES) {
+  if (lng === 'en') continue
+  const words = glossary.languages[lng] ?? {}
+  for (const term of Object.keys(glossary.terms)) if (!words[term]) unsettled.push(`${lng}:${term}`)
+  for (const ns of namespaces) {
+    const en = load('en', ns)
+    const tr = load(lng, ns)
+    if (!en || en instanceof Error || !tr || tr instanceof Error) continue
+    for (const [term, word] of Object.entries(words)) {
+      const inEnglish = new RegExp(glossary.terms[term].en, 'iu')
+      const inLanguage = new RegExp(word, 'iu')
+      for (const [key, value] of en) {
+        const translated = tr.get(key)
+        if (typeof value === 'string' && typeof translated === 'string' && inEnglish.test(value) && !inLanguage.test(translated)) {
+          problems.push(`${lng}/${ns}: "${key}" does not use the glossary's word for ${term} (/${word}/): ${translated}`)
+        }
+      }
+    }
+  }
+}
+
 console.log(`Locales: ${LANGUAGES.length} languages, namespaces ${namespaces.join(', ')}`)
+console.log(`Glossary: ${Object.keys(glossary.terms).join(', ')}${unsettled.length ? `; not settled yet: ${unsettled.join(', ')}` : ''}`)
 console.log('lng  keys  missing  identical-to-English  plural forms')
 for (const r of rows) console.log(`${r.lng.padEnd(4)} ${String(r.total).padStart(4)}  ${String(r.missing).padStart(7)}  ${r.identical.padEnd(20)}  ${r.plurals}`)
 if (problems.length) {
