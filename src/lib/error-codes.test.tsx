@@ -62,6 +62,12 @@ describe('service errors by code', () => {
     expect([text(1), text(3), text(5)]).toEqual(['Użyj co najmniej 1 znaku.', 'Użyj co najmniej 3 znaków.', 'Użyj co najmniej 5 znaków.'])
   })
 
+  it('a 400 the form cannot place says what its first field error is about', async () => {
+    await changeLanguage('de')
+    const e = await failing(fieldError('non_field_errors', 'An account can hold at most 25 active API keys: revoke one first.', 'api_key_limit', { limit: 25 }))
+    expect(errorMessage(e)).toBe('Sie können höchstens 25 aktive API-Schlüssel haben. Widerrufen Sie zuerst einen.')
+  })
+
   it('an unknown code shows the service text', async () => {
     await changeLanguage('de')
     const e = await failing(fieldError('email', 'Domain is on our block list.', 'domain_blocked'))
