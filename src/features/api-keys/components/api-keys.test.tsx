@@ -34,13 +34,13 @@ function serveKeys(initial: Record<string, unknown>[]) {
   return { posted, deleted }
 }
 
-/** The expiry field's segments (month, day, year in English), each a spin button named with the field. */
-const segments = () => within(screen.getByRole('group', { name: 'Expiry date (optional)' })).getAllByRole('spinbutton')
+/** The expiry field's segments (month, day, year in English), each a spin button named with the field; the picker loads lazily. */
+const segments = async () => within(await screen.findByRole('group', { name: 'Expiry date (optional)' })).getAllByRole('spinbutton')
 
 /** Types an ISO day into the segments as a person would: digits, each segment moving on to the next. */
 async function typeDay(iso: string) {
   const [y, m, d] = iso.split('-')
-  await userEvent.click(segments()[0]!)
+  await userEvent.click((await segments())[0]!)
   await userEvent.keyboard(`${m}${d}${y}`)
 }
 
@@ -64,7 +64,7 @@ describe('create key form: expiry', () => {
     await typeDay(localDay(new Date(Date.now() - 3 * DAY)))
     await userEvent.click(screen.getByRole('button', { name: 'Create key' }))
     expect(await screen.findByText('Choose a date that has not passed yet.')).toBeInTheDocument()
-    expect(segments()[0]).toHaveAttribute('aria-invalid', 'true')
+    expect((await segments())[0]).toHaveAttribute('aria-invalid', 'true')
     expect(posted).toEqual([])
   })
 
@@ -134,9 +134,9 @@ describe('ApiKeysPage', () => {
     renderWithProviders(<ApiKeysPage />)
     await screen.findByText('You have no API keys yet.')
     const year = new Date().getFullYear() + 1
-    expect(screen.getByTestId('expiry-format')).toHaveTextContent(`For example: December 31, ${year}`)
+    expect(await screen.findByTestId('expiry-format')).toHaveTextContent(`For example: December 31, ${year}`)
     // the hint is read with the field
-    expect(segments()[0]).toHaveAccessibleDescription(new RegExp(`For example: December 31, ${year}`))
+    expect((await segments())[0]).toHaveAccessibleDescription(new RegExp(`For example: December 31, ${year}`))
     await typeDay(`${year}-03-04`)
     expect(screen.getByTestId('expiry-format')).toHaveTextContent(`Chosen: March 4, ${year}`)
   })
