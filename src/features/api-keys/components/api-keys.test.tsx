@@ -35,7 +35,7 @@ function serveKeys(initial: Record<string, unknown>[]) {
 }
 
 /** The expiry field's segments (month, day, year in English), each a spin button named with the field; the picker loads lazily. */
-const segments = async () => within(await screen.findByRole('group', { name: 'Expiry date (optional)' })).getAllByRole('spinbutton')
+const segments = async () => within(await screen.findByRole('group', { name: 'Expiry date (optional)' }, { timeout: 5_000 })).getAllByRole('spinbutton')
 
 /** Types an ISO day into the segments as a person would: digits, each segment moving on to the next. */
 async function typeDay(iso: string) {
@@ -134,7 +134,7 @@ describe('ApiKeysPage', () => {
     renderWithProviders(<ApiKeysPage />)
     await screen.findByText('You have no API keys yet.')
     const year = new Date().getFullYear() + 1
-    expect(await screen.findByTestId('expiry-format')).toHaveTextContent(`For example: December 31, ${year}`)
+    expect(await screen.findByTestId('expiry-format', {}, { timeout: 5_000 })).toHaveTextContent(`For example: December 31, ${year}`)
     // the hint is read with the field
     expect((await segments())[0]).toHaveAccessibleDescription(new RegExp(`For example: December 31, ${year}`))
     await typeDay(`${year}-03-04`)
