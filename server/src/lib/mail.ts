@@ -12,7 +12,6 @@ let sequence = 0
 
 /** RFC 2047: a header value outside ASCII travels as UTF-8 base64 encoded-words. */
 export function encodeHeader(value: string): string {
-  // eslint-disable-next-line no-control-regex
   if (/^[\x20-\x7e]*$/.test(value)) return value
   const words: string[] = []
   let chunk = ''
