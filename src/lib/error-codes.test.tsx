@@ -1,17 +1,18 @@
 import { http, HttpResponse } from 'msw'
 import { screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { ERROR_CODES } from '../../server/src/lib/error-codes'
 import en from '../../locales/en/errors.json'
 import { SignUpForm } from '@/features/auth/sign-up-form'
 import { server } from '@/testing/msw-server'
 import { renderWithProviders } from '@/testing/render'
 import { api, ApiError } from './api-client'
-import { translateIssue } from './error-codes'
+import { loadErrorStrings, translateIssue } from './error-codes'
 import { errorMessage } from './error-message'
 import { changeLanguage, i18n, resetLoadedNamespacesForTests } from './i18n'
 
+beforeAll(() => loadErrorStrings())
 afterEach(() => changeLanguage('en'))
 
 /** The body the reference service sends for a 400 (errors and error_codes, index for index). */
