@@ -68,6 +68,17 @@ describe('create key form: expiry', () => {
     expect(posted).toEqual([])
   })
 
+  it('a half-typed date is refused, not taken for "never expires"', async () => {
+    const { posted } = serveKeys([])
+    renderWithProviders(<ApiKeysPage />)
+    await screen.findByText('You have no API keys yet.')
+    await userEvent.click((await segments())[0]!)
+    await userEvent.keyboard('03')
+    await userEvent.click(screen.getByRole('button', { name: 'Create key' }))
+    expect(await screen.findByText('Enter a valid date.')).toBeInTheDocument()
+    expect(posted).toEqual([])
+  })
+
   it("the service's 400 on expiry is shown on the field", async () => {
     serveKeys([])
     server.use(

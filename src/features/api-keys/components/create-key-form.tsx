@@ -1,43 +1,30 @@
-import { zodResolver } from "@hookform/resolvers/zod";
-import { lazy, Suspense, useMemo } from "react";
-import { Controller, useForm, useWatch } from "react-hook-form";
-import { useTranslation } from "react-i18next";
-import { Alert } from "@/components/ui/alert";
-import { Button } from "@/components/ui/button";
-import { ApiError } from "@/lib/api-client";
-import { errorMessage } from "@/lib/error-message";
-import {
-  createApiKeyFormSchema,
-  useCreateApiKey,
-  type CreateApiKeyForm,
-  type CreatedApiKey,
-} from "../api/create-api-key";
+import { zodResolver } from '@hookform/resolvers/zod'
+import { lazy, Suspense, useMemo } from 'react'
+import { Controller, useForm, useWatch } from 'react-hook-form'
+import { useTranslation } from 'react-i18next'
+import { Alert } from '@/components/ui/alert'
+import { Button } from '@/components/ui/button'
+import { ApiError } from '@/lib/api-client'
+import { errorMessage } from '@/lib/error-message'
+import { createApiKeyFormSchema, useCreateApiKey, type CreateApiKeyForm, type CreatedApiKey } from '../api/create-api-key'
 
 // React Aria's date picker (≈ 50 KB gz with its 30 languages' strings) loads beside the page, so the
 // key list does not wait for it; its box is held meanwhile so nothing moves when it arrives
-const ExpiryDateField = lazy(() =>
-  import("./expiry-date-field").then((m) => ({ default: m.ExpiryDateField })),
-);
+const ExpiryDateField = lazy(() => import('./expiry-date-field').then((m) => ({ default: m.ExpiryDateField })))
 
 /** "2026-12-31" from the date field, as that local day; null when empty or not a date. */
 const parseLocalDay = (v: string | undefined) => {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v ?? "");
-  if (!m) return null;
-  const d = new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
-  return Number.isNaN(d.getTime()) ? null : d;
-};
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v ?? '')
+  if (!m) return null
+  const d = new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]))
+  return Number.isNaN(d.getTime()) ? null : d
+}
 
 /** `atLimit`: the account holds the most active keys the service allows (the button stays off, the reason shows). */
-export function CreateKeyForm({
-  onCreated,
-  atLimit = false,
-}: {
-  onCreated: (created: CreatedApiKey) => void;
-  atLimit?: boolean;
-}) {
-  const { t, i18n } = useTranslation("apikeys");
-  const create = useCreateApiKey();
-  const schema = useMemo(() => createApiKeyFormSchema(), []);
+export function CreateKeyForm({ onCreated, atLimit = false }: { onCreated: (created: CreatedApiKey) => void; atLimit?: boolean }) {
+  const { t, i18n } = useTranslation('apikeys')
+  const create = useCreateApiKey()
+  const schema = useMemo(() => createApiKeyFormSchema(), [])
   const {
     handleSubmit,
     setError,
@@ -46,41 +33,32 @@ export function CreateKeyForm({
     formState: { errors },
   } = useForm<CreateApiKeyForm>({
     resolver: zodResolver(schema),
-    defaultValues: { expiry: "" },
-  });
+    defaultValues: { expiry: '' },
+  })
 
   const onSubmit = (values: CreateApiKeyForm) =>
     create.mutate(values, {
       onSuccess: (created) => {
-        reset();
-        onCreated(created);
+        reset()
+        onCreated(created)
       },
       onError: (e) => {
-        const msg =
-          e instanceof ApiError ? e.fieldErrors.expiry?.[0] : undefined;
-        if (msg) setError("expiry", { type: "server", message: msg });
+        const msg = e instanceof ApiError ? e.fieldErrors.expiry?.[0] : undefined
+        if (msg) setError('expiry', { type: 'server', message: msg })
       },
-    });
+    })
 
-  const expiryError = errors.expiry?.message;
-  const expiryText =
-    expiryError === "past"
-      ? t("create.past")
-      : expiryError === "invalid"
-        ? t("create.invalid")
-        : expiryError;
+  const expiryError = errors.expiry?.message
+  const expiryText = expiryError === 'past' ? t('create.past') : expiryError === 'invalid' ? t('create.invalid') : expiryError
   // the hint echoes the chosen day with the month in words, so day and month cannot be swapped unnoticed
-  const longDate = (d: Date) =>
-    new Intl.DateTimeFormat(i18n.language, { dateStyle: "long" }).format(d);
-  const chosen = parseLocalDay(useWatch({ control, name: "expiry" }));
+  const longDate = (d: Date) => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'long' }).format(d)
+  const chosen = parseLocalDay(useWatch({ control, name: 'expiry' }))
   const dateHint = chosen
-    ? t("create.chosen", { date: longDate(chosen) })
-    : t("create.example", {
+    ? t('create.chosen', { date: longDate(chosen) })
+    : t('create.example', {
         date: longDate(new Date(new Date().getFullYear() + 1, 11, 31)),
-      });
-  const otherError =
-    create.isError &&
-    !(create.error instanceof ApiError && create.error.fieldErrors.expiry);
+      })
+  const otherError = create.isError && !(create.error instanceof ApiError && create.error.fieldErrors.expiry)
 
   return (
     <form onSubmit={handleSubmit(onSubmit)} noValidate className="space-y-4">
@@ -88,18 +66,16 @@ export function CreateKeyForm({
         control={control}
         name="expiry"
         render={({ field }) => (
-          <Suspense
-            fallback={<div className="h-24 max-w-xs" aria-busy="true" />}
-          >
+          <Suspense fallback={<div className="h-24 max-w-xs" aria-busy="true" />}>
             <ExpiryDateField
-              value={field.value ?? ""}
+              value={field.value ?? ''}
               onChange={field.onChange}
               onBlur={field.onBlur}
               language={i18n.language}
-              label={t("create.expiry")}
+              label={t('create.expiry')}
               hint={
                 <>
-                  {t("create.expiryHint")}
+                  {t('create.expiryHint')}
                   <span className="mt-0.5 block" data-testid="expiry-format">
                     {dateHint}
                   </span>
@@ -110,14 +86,10 @@ export function CreateKeyForm({
           </Suspense>
         )}
       />
-      {otherError && (
-        <Alert tone="error">
-          {t("create.error", { detail: errorMessage(create.error) })}
-        </Alert>
-      )}
+      {otherError && <Alert tone="error">{t('create.error', { detail: errorMessage(create.error) })}</Alert>}
       <Button type="submit" loading={create.isPending} disabled={atLimit}>
-        {create.isPending ? t("create.submitting") : t("create.submit")}
+        {create.isPending ? t('create.submitting') : t('create.submit')}
       </Button>
     </form>
-  );
+  )
 }

@@ -1,12 +1,5 @@
-import {
-  GregorianCalendar,
-  getLocalTimeZone,
-  parseDate,
-  toCalendar,
-  today,
-  type DateValue,
-} from "@internationalized/date";
-import type { ReactNode } from "react";
+import { GregorianCalendar, getLocalTimeZone, parseDate, toCalendar, today, type DateValue } from '@internationalized/date'
+import { useRef, type ReactNode } from 'react'
 import {
   Button,
   Calendar,
@@ -23,16 +16,16 @@ import {
   Label,
   Popover,
   Text,
-} from "react-aria-components";
+} from 'react-aria-components'
 
 /** "2026-12-31" ↔ a date value; anything else is no date. */
 const toValue = (v: string): DateValue | null => {
   try {
-    return /^\d{4}-\d{2}-\d{2}$/.test(v) ? parseDate(v) : null;
+    return /^\d{4}-\d{2}-\d{2}$/.test(v) ? parseDate(v) : null
   } catch {
-    return null;
+    return null
   }
-};
+}
 
 /**
  * The key's expiry day, typed or picked in the dashboard's language (issue 10): the segments follow
@@ -50,15 +43,20 @@ export function ExpiryDateField({
   hint,
   error,
 }: {
-  value: string;
-  onChange: (iso: string) => void;
-  onBlur: () => void;
-  language: string;
-  label: string;
-  hint: ReactNode;
-  error: string | undefined;
+  value: string
+  onChange: (iso: string) => void
+  onBlur: () => void
+  language: string
+  label: string
+  hint: ReactNode
+  error: string | undefined
 }) {
-  const now = today(getLocalTimeZone());
+  const now = today(getLocalTimeZone())
+  const group = useRef<HTMLDivElement>(null)
+  // React Aria reports no value while the date is half typed ("03/__/____"): that is not "no expiry",
+  // so the form gets a value its schema refuses ("Enter a valid date.") instead of an empty one
+  const partial = () => Boolean(group.current?.querySelector('[role="spinbutton"]:not([data-placeholder])'))
+  const report = (d: DateValue | null) => onChange(d ? toCalendar(d, new GregorianCalendar()).toString() : partial() ? 'incomplete' : '')
   return (
     <I18nProvider locale={language}>
       <DatePicker
@@ -70,19 +68,19 @@ export function ExpiryDateField({
         isInvalid={Boolean(error)}
         // the form validates (past days, the service's answer) and says why; React Aria only marks the field
         validationBehavior="aria"
-        // a cleared or half-typed date is no date: the form sees an empty value
-        onChange={(d) =>
-          onChange(d ? toCalendar(d, new GregorianCalendar()).toString() : "")
-        }
-        onBlur={onBlur}
+        onChange={report}
+        onBlur={() => {
+          if (!toValue(value)) report(null)
+          onBlur()
+        }}
         shouldForceLeadingZeros
       >
         <Label className="mb-1 block text-sm font-medium">{label}</Label>
-        <Group className="flex w-full items-center rounded-md border border-slate-300 bg-white shadow-xs focus-within:outline-2 focus-within:outline-offset-2 focus-within:outline-sky-600 data-[invalid]:border-red-600 dark:border-slate-600 dark:bg-slate-900">
-          <DateInput
-            className="flex flex-1 px-3 py-2 text-sm text-slate-900 dark:text-slate-100"
-            dir="ltr"
-          >
+        <Group
+          ref={group}
+          className="flex w-full items-center rounded-md border border-slate-300 bg-white shadow-xs focus-within:outline-2 focus-within:outline-offset-2 focus-within:outline-sky-600 data-[invalid]:border-red-600 dark:border-slate-600 dark:bg-slate-900"
+        >
+          <DateInput className="flex flex-1 px-3 py-2 text-sm text-slate-900 dark:text-slate-100" dir="ltr">
             {(segment) => (
               <DateSegment
                 segment={segment}
@@ -91,52 +89,22 @@ export function ExpiryDateField({
             )}
           </DateInput>
           <Button className="me-1 rounded p-1.5 text-slate-700 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-sky-600 dark:text-slate-200 dark:hover:bg-slate-800">
-            <svg
-              aria-hidden="true"
-              viewBox="0 0 20 20"
-              className="size-4"
-              fill="currentColor"
-            >
+            <svg aria-hidden="true" viewBox="0 0 20 20" className="size-4" fill="currentColor">
               <path d="M6 2a1 1 0 0 1 1 1v1h6V3a1 1 0 1 1 2 0v1h1a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H4a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2h1V3a1 1 0 0 1 1-1Zm10 6H4v8h12V8Z" />
             </svg>
           </Button>
         </Group>
-        <Text
-          slot="description"
-          className="mt-1 block text-xs text-slate-600 dark:text-slate-400"
-        >
+        <Text slot="description" className="mt-1 block text-xs text-slate-600 dark:text-slate-400">
           {hint}
         </Text>
-        <FieldError className="mt-1 block text-sm text-red-700 dark:text-red-400">
-          {error}
-        </FieldError>
+        <FieldError className="mt-1 block text-sm text-red-700 dark:text-red-400">{error}</FieldError>
         <Popover className="rounded-md border border-slate-200 bg-white p-3 shadow-lg dark:border-slate-700 dark:bg-slate-900">
           <Dialog className="outline-none">
             <Calendar className="text-sm">
               <header className="mb-2 flex items-center justify-between gap-2">
-                <Button
-                  slot="previous"
-                  className="rounded px-2 py-1 hover:bg-slate-100 dark:hover:bg-slate-800"
-                >
-                  <span
-                    aria-hidden="true"
-                    className="inline-block rtl:rotate-180"
-                  >
-                    ‹
-                  </span>
-                </Button>
+                <MonthButton slot="previous" arrow="‹" />
                 <Heading className="font-semibold" />
-                <Button
-                  slot="next"
-                  className="rounded px-2 py-1 hover:bg-slate-100 dark:hover:bg-slate-800"
-                >
-                  <span
-                    aria-hidden="true"
-                    className="inline-block rtl:rotate-180"
-                  >
-                    ›
-                  </span>
-                </Button>
+                <MonthButton slot="next" arrow="›" />
               </header>
               <CalendarGrid className="border-separate border-spacing-0.5">
                 {(date) => (
@@ -151,5 +119,16 @@ export function ExpiryDateField({
         </Popover>
       </DatePicker>
     </I18nProvider>
-  );
+  )
+}
+
+/** The calendar's previous/next month button (React Aria names it in the language); the arrow turns in right-to-left. */
+function MonthButton({ slot, arrow }: { slot: 'previous' | 'next'; arrow: string }) {
+  return (
+    <Button slot={slot} className="rounded px-2 py-1 hover:bg-slate-100 dark:hover:bg-slate-800">
+      <span aria-hidden="true" className="inline-block rtl:rotate-180">
+        {arrow}
+      </span>
+    </Button>
+  )
 }
