@@ -80,7 +80,8 @@ export function ExpiryDateField({
           ref={group}
           className="flex w-full items-center rounded-md border border-slate-300 bg-white shadow-xs focus-within:outline-2 focus-within:outline-offset-2 focus-within:outline-sky-600 data-[invalid]:border-red-600 dark:border-slate-600 dark:bg-slate-900"
         >
-          <DateInput className="flex flex-1 px-3 py-2 text-sm text-slate-900 dark:text-slate-100" dir="ltr">
+          {/* numeric dates read left to right, day first, in Hebrew too (25.12.2026) */}
+          <DateInput className="flex flex-1 px-3 py-2 text-sm text-slate-900 [direction:ltr] dark:text-slate-100">
             {(segment) => (
               <DateSegment
                 segment={segment}
