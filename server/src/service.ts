@@ -7,6 +7,7 @@ import { openDb } from './db/db.ts'
 import { startCleanup } from './jobs/cleanup.ts'
 import { startExportWorker } from './jobs/export-worker.ts'
 import { Clock } from './lib/clock.ts'
+import { recordLegacyExports } from './lib/lead-sets.ts'
 import { seedIfEmpty } from './seed/index.ts'
 
 export interface RunningService {
@@ -21,6 +22,8 @@ export async function startService(given: Config): Promise<RunningService> {
   const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize })
   const clock = new Clock()
   await seedIfEmpty(db, config, clock)
+  const recorded = await recordLegacyExports(db)
+  if (recorded) console.log(`[exports] recorded the leads of ${recorded} earlier export(s)`)
   const worker = startExportWorker({ db, clock, config })
   const cleanup = startCleanup({ db, clock, config })
   const deps: Deps = { db, clock, config, kickExports: worker.kick }

@@ -115,7 +115,7 @@ export async function waitForExport(svc: TestService, token: string, id: number,
 }
 
 /** RFC 4180 parser (quotes, doubled quotes, CRLF or LF inside quoted fields): rows of fields. */
-export function parseCsv(text: string): string[][] {
+export function parseCsv(text: string, delimiter = ','): string[][] {
   const rows: string[][] = []
   let row: string[] = []
   let field = ''
@@ -129,7 +129,7 @@ export function parseCsv(text: string): string[][] {
       } else if (ch === '"') quoted = false
       else field += ch
     } else if (ch === '"') quoted = true
-    else if (ch === ',') {
+    else if (ch === delimiter) {
       row.push(field)
       field = ''
     } else if (ch === '\n' || ch === '\r') {

@@ -10,8 +10,11 @@ export const RTL_LANGUAGES: ReadonlySet<Language> = new Set(['he'])
 export const isLanguage = (v: unknown): v is Language =>
   typeof v === 'string' && (LANGUAGES as readonly string[]).includes(v)
 
-/** Namespaces of locales/<lng>/<ns>.json the dashboard loads (`errors` when an error first arrives). */
-export const NAMESPACES = ['common', 'auth', 'search', 'exports', 'history', 'account', 'apikeys', 'plans', 'errors'] as const
+/**
+ * Namespaces of locales/<lng>/<ns>.json the dashboard loads (`errors` when an error first arrives,
+ * `columns` with the export file options; the reference service writes file headers from it too).
+ */
+export const NAMESPACES = ['common', 'auth', 'search', 'exports', 'history', 'account', 'apikeys', 'plans', 'errors', 'columns'] as const
 export type Namespace = (typeof NAMESPACES)[number]
 
 /** Namespaces of locales/<lng>/<ns>.json the reference service reads (its mails); checked like the others. */

@@ -44,7 +44,7 @@ const lazyEnglish = import.meta.glob<{ default: Record<string, unknown> }>([
  * Namespaces no page lists: the API client fetches `errors` before it throws an error, so a
  * session without errors never downloads them (lib/error-codes.ts).
  */
-export const ON_DEMAND_NAMESPACES: ReadonlySet<Namespace> = new Set(['errors'])
+export const ON_DEMAND_NAMESPACES: ReadonlySet<Namespace> = new Set(['errors', 'columns'])
 
 /** The namespaces that load with their pages (router.tsx names each page's). */
 export type PageNamespace = Exclude<Namespace, keyof typeof enResources>

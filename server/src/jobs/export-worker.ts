@@ -8,38 +8,17 @@ import { stringify } from 'csv-stringify'
 import ExcelJS from 'exceljs'
 import type { Deps } from '../app-env.ts'
 import type { Queryable } from '../db/db.ts'
-import { filtersWhere, normaliseFilters } from '../lib/filters.ts'
+import { normaliseFilters } from '../lib/filters.ts'
 import { asFiltersInput, type ExportRow } from '../lib/exports.ts'
 import { describeError } from '../lib/errors.ts'
+import { fileLayout, type ExportColumn, type FileLayout } from '../lib/file-locale.ts'
+import { recordExportLeads } from '../lib/lead-sets.ts'
 
 type WorkerDeps = Omit<Deps, 'kickExports'>
 
 /** Rows fetched per query: keyset pagination by id keeps memory flat whatever the export's size. */
 export const EXPORT_BATCH = 2000
 const DAY_MS = 86_400_000
-
-export const EXPORT_COLUMNS = [
-  'name',
-  'email',
-  'phone',
-  'website',
-  'instagram',
-  'facebook',
-  'address',
-  'zipcode',
-  'city',
-  'level2_location',
-  'level1_location',
-  'country',
-  'categories',
-  'main_category',
-  'rating',
-  'review_count',
-  'latitude',
-  'longitude',
-  'place_id',
-  'collected_at',
-] as const
 
 type Cell = string | number | null
 
@@ -97,34 +76,42 @@ export function csvSafe(cell: Cell): Cell {
   return cell.replace(/([;,][\s"']*)([^;,]*)/g, (all, lead: string, segment: string) => (risky(segment) ? `${lead}'${segment}` : all))
 }
 
-function csvWriter(file: string): RowWriter {
+function csvWriter(file: string, layout: FileLayout): RowWriter {
   const out = createWriteStream(file)
-  // RFC 4180: comma-separated, CRLF line ends, fields quoted when needed; UTF-8, one header row.
+  // RFC 4180: comma-separated, CRLF line ends, fields quoted when needed; UTF-8, one header row. A file
+  // for a comma-decimal language is `;`-separated with comma decimals and starts with a byte order mark.
   // csv-stringify quotes a field holding the whole CRLF delimiter but not a lone CR or LF, which
   // would split the row (and start a new line with whatever follows): quote those too.
-  const csv = stringify({ header: true, columns: [...EXPORT_COLUMNS], record_delimiter: 'windows', quoted_match: /[\r\n;]/ })
+  const csv = stringify({ delimiter: layout.delimiter, bom: layout.bom, record_delimiter: 'windows', quoted_match: /[\r\n;]/ })
   csv.pipe(out)
   const failed = new Promise<never>((_, reject) => {
     out.once('error', reject)
     csv.once('error', reject)
   })
   failed.catch(() => undefined)
+  const put = async (cells: Cell[]) => {
+    if (!csv.write(cells)) await Promise.race([once(csv, 'drain'), failed])
+  }
+  const headerWritten = put(layout.headers)
   return {
     async write(cells) {
-      if (!csv.write(cells.map(csvSafe))) await Promise.race([once(csv, 'drain'), failed])
+      await headerWritten
+      // numbers are the service's own (rating, coordinates): written with the file's decimal mark, never escaped
+      await put(cells.map((c) => (typeof c === 'number' ? layout.decimal(c) : csvSafe(c))))
     },
     async finish() {
+      await headerWritten
       csv.end()
       await Promise.race([finished(out), failed])
     },
   }
 }
 
-function xlsxWriter(file: string): RowWriter {
+function xlsxWriter(file: string, layout: FileLayout): RowWriter {
   // The streaming writer flushes each committed row to the zip: memory stays bounded.
   const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: file, useStyles: false, useSharedStrings: false })
-  const ws = wb.addWorksheet('Leads')
-  ws.addRow([...EXPORT_COLUMNS]).commit()
+  const ws = wb.addWorksheet(layout.sheetName, layout.rtl ? { views: [{ rightToLeft: true }] } : {})
+  ws.addRow(layout.headers).commit()
   return {
     async write(cells) {
       ws.addRow(cells).commit()
@@ -223,38 +210,41 @@ export async function processExport(deps: WorkerDeps, row: ExportRow, shouldStop
     if (fail.rows.length) throw new SimulatedFailure('The export failed (simulated failure: fail-next-export).')
 
     await mkdir(dir, { recursive: true })
+    // category names in the file's language when it has one (the interface's file: English)
     const categoryNames = new Map(
-      (await db.query<{ id: number; name_en: string }>('SELECT id, name_en FROM categories')).rows.map((c) => [c.id, c.name_en]),
+      (
+        await db.query<{ id: number; name: string }>('SELECT id, coalesce(names ->> $1, name_en) AS name FROM categories', [row.file_locale ?? 'en'])
+      ).rows.map((c) => [c.id, c.name]),
     )
     const places = {
       level1: nameCache(db, 'level1_locations'),
       level2: nameCache(db, 'level2_locations'),
       level3: nameCache(db, 'level3_locations'),
     }
-    const filters = normaliseFilters(asFiltersInput(row.filters))
-    const where = filtersWhere(filters, 1)
-    const base = where.params.length
-    const snapshot = row.snapshot_at ?? row.created_at
-    const conditions = [where.sql, `c.created_at <= $${base + 1}`, `c.id > $${base + 2}`]
-    if (row.created_after) conditions.push(`c.created_at > $${base + 4}`)
+    if (!row.leads_recorded) {
+      // an export queued before leads were recorded (a rolling upgrade): fix its set as its file defines it
+      const filters = normaliseFilters(asFiltersInput(row.filters))
+      await db.tx((q) =>
+        recordExportLeads(q, row.id, row.user_id, { filters, upTo: new Date(row.snapshot_at ?? row.created_at), after: row.created_after }, row.lead_count),
+      )
+    }
+    // exactly the leads fixed when the export was charged, in id order
     const sql = `SELECT c.id, c.name, c.emails, c.phone, c.website, c.instagram, c.facebook, c.address, c.zipcode,
                         c.level1_id, c.level2_id, c.level3_id, c.country_code,
                         c.category_ids, c.main_category_id, c.rating, c.review_count, c.latitude, c.longitude,
                         c.place_id, c.collected_at
-                   FROM companies c
-                  WHERE ${conditions.join(' AND ')}
-                  ORDER BY c.id
-                  LIMIT $${base + 3}`
-
-    const writer = ext === 'xlsx' ? xlsxWriter(tmpPath) : csvWriter(tmpPath)
+                   FROM export_leads el JOIN companies c ON c.id = el.company_id
+                  WHERE el.export_id = $1 AND el.company_id > $2
+                  ORDER BY el.company_id
+                  LIMIT $3`
+    const layout = fileLayout(row.file_locale, row.columns as ExportColumn[] | null)
+    const writer = ext === 'xlsx' ? xlsxWriter(tmpPath, layout) : csvWriter(tmpPath, layout)
     let done = 0
     let lastId = 0
     while (done < row.lead_count) {
       if (stopping()) throw new WorkerStopped()
       const limit = Math.min(EXPORT_BATCH, row.lead_count - done)
-      const params = [...where.params, snapshot, lastId, limit]
-      if (row.created_after) params.push(row.created_after)
-      const batch = (await db.query<LeadRow>(sql, params)).rows
+      const batch = (await db.query<LeadRow>(sql, [row.id, lastId, limit])).rows
       if (batch.length === 0) throw new Error(`Only ${done} of ${row.lead_count} leads could be found.`)
       await Promise.all([
         places.level1.load(batch.map((l) => l.level1_id)),
@@ -263,28 +253,29 @@ export async function processExport(deps: WorkerDeps, row: ExportRow, shouldStop
       ])
       for (const [i, lead] of batch.entries()) {
         if (i > 0 && i % 250 === 0) await yieldToEventLoop()
-        await writer.write([
-          lead.name,
-          lead.emails.join(';'),
-          lead.phone,
-          lead.website,
-          lead.instagram,
-          lead.facebook,
-          lead.address,
-          lead.zipcode,
-          places.level3.get(lead.level3_id),
-          places.level2.get(lead.level2_id),
-          places.level1.get(lead.level1_id),
-          lead.country_code,
-          lead.category_ids.map((id) => categoryNames.get(id) ?? String(id)).join(';'),
-          categoryNames.get(lead.main_category_id) ?? String(lead.main_category_id),
-          lead.rating === null ? null : Number(lead.rating),
-          lead.review_count,
-          lead.latitude,
-          lead.longitude,
-          lead.place_id,
-          new Date(lead.collected_at).toISOString(),
-        ])
+        const cells: Record<ExportColumn, Cell> = {
+          name: lead.name,
+          email: lead.emails.join(';'),
+          phone: lead.phone,
+          website: lead.website,
+          instagram: lead.instagram,
+          facebook: lead.facebook,
+          address: lead.address,
+          zipcode: lead.zipcode,
+          city: places.level3.get(lead.level3_id),
+          level2_location: places.level2.get(lead.level2_id),
+          level1_location: places.level1.get(lead.level1_id),
+          country: lead.country_code,
+          categories: lead.category_ids.map((id) => categoryNames.get(id) ?? String(id)).join(';'),
+          main_category: categoryNames.get(lead.main_category_id) ?? String(lead.main_category_id),
+          rating: lead.rating === null ? null : Number(lead.rating),
+          review_count: lead.review_count,
+          latitude: lead.latitude,
+          longitude: lead.longitude,
+          place_id: lead.place_id,
+          collected_at: new Date(lead.collected_at).toISOString(),
+        }
+        await writer.write(layout.columns.map((c) => cells[c]))
       }
       done += batch.length
       lastId = batch[batch.length - 1]!.id

@@ -1,8 +1,9 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import type { Db, Queryable } from '../db/db.ts'
-import { balanceOf, chargeCredits, insufficientCredits, loadAccount } from './credits.ts'
+import { balanceOf, chargeCredits, insufficientCredits, loadAccount, type Account } from './credits.ts'
 import { badRequest, HttpError, notFound } from './errors.ts'
-import { filtersWhere, normaliseFilters, type Filters } from './filters.ts'
+import { normaliseFilters, type Filters } from './filters.ts'
+import { countMatches, recordExportLeads, type LeadSet } from './lead-sets.ts'
 
 /**
  * Export start and the download-delta rules (interface 4.3, decisions.md). Both charge in ONE
@@ -40,21 +41,22 @@ export interface ExportRow {
   completed_at: Date | null
   expires_at: Date | null
   error: string | null
+  /** Extensions (issue 11): leave out leads the account already has; the file's columns and locale. */
+  /** The export's leads are fixed in export_leads (every export since issue 11). */
+  leads_recorded: boolean
+  skip_owned: boolean
+  skipped_owned: number
+  columns: string[] | null
+  file_locale: string | null
 }
 
-/** Companies matching the filters that existed at `upTo` (and, with `after`, were created after it). */
-export async function countMatches(q: Queryable, filters: Filters, upTo: Date, after: Date | null = null): Promise<number> {
-  const where = filtersWhere(filters, 1)
-  const n = where.params.length
-  const params = [...where.params, upTo]
-  let sql = `SELECT count(*)::int AS n FROM companies c WHERE ${where.sql} AND c.created_at <= $${n + 1}`
-  if (after) {
-    params.push(after)
-    sql += ` AND c.created_at > $${n + 2}`
-  }
-  const { rows } = await q.query<{ n: number }>(sql, params)
-  return rows[0]?.n ?? 0
+/** The export extensions of a request (capabilities `skip_owned`, `export_columns`, `file_locale`). */
+export interface ExportOptions {
+  skipOwned: boolean
+  columns: string[] | null
+  fileLocale: string | null
 }
+export const PLAIN_EXPORT: ExportOptions = { skipOwned: false, columns: null, fileLocale: null }
 
 async function insertExport(
   q: Queryable,
@@ -70,12 +72,15 @@ async function insertExport(
     deltaOf: number | null
     createdAfter: Date | null
     now: Date
+    options: ExportOptions
+    skippedOwned: number
   },
 ): Promise<number> {
   const { rows } = await q.query<{ id: number }>(
     `INSERT INTO searches (user_id, kind, filters, filters_hash, created_at, source_search_id, delta_of, status,
-                           lead_count, credits_charged, export_format, max_leads, capped, created_after, snapshot_at)
-     VALUES ($1, 'export', $2, '', $3, $4, $5, 'PENDING', $6, $7, $8, $9, $10, $11, $3) RETURNING id`,
+                           lead_count, credits_charged, export_format, max_leads, capped, created_after, snapshot_at,
+                           skip_owned, skipped_owned, columns, file_locale)
+     VALUES ($1, 'export', $2, '', $3, $4, $5, 'PENDING', $6, $7, $8, $9, $10, $11, $3, $12, $13, $14, $15) RETURNING id`,
     [
       e.userId,
       JSON.stringify(e.filters),
@@ -88,9 +93,33 @@ async function insertExport(
       e.maxLeads,
       e.capped,
       e.createdAfter,
+      e.options.skipOwned,
+      e.skippedOwned,
+      e.options.columns === null ? null : JSON.stringify(e.options.columns),
+      e.options.fileLocale,
     ],
   )
   return rows[0]!.id
+}
+
+/**
+ * Inserts the export, fixes its leads and charges what they number, all in the caller's transaction.
+ * The count was checked against the balance before; the recorded number can only be lower (a company
+ * removed meanwhile), and the export is charged for what it will deliver.
+ */
+async function createExport(
+  q: Queryable,
+  account: Account,
+  e: Parameters<typeof insertExport>[1] & { set: LeadSet; limit: number | null; charge: (recorded: number) => number },
+): Promise<{ id: number; leadCount: number; credits: number }> {
+  const id = await insertExport(q, e)
+  const recorded = await recordExportLeads(q, id, e.userId, e.set, e.limit)
+  const credits = e.charge(recorded)
+  if (recorded !== e.leadCount || credits !== e.credits) {
+    await q.query('UPDATE searches SET lead_count = $2, credits_charged = $3 WHERE id = $1', [id, recorded, credits])
+  }
+  await chargeCredits(q, account, credits, id, e.now)
+  return { id, leadCount: recorded, credits }
 }
 
 export interface StartedExport {
@@ -98,13 +127,16 @@ export interface StartedExport {
   status: 'PENDING'
   lead_count: number
   credits_charged: number
+  /** With `skip_owned`: matching leads left out because the account already has them. */
+  skipped_owned?: number
 }
 
 /** POST /api/download-csv/: one transaction, charge and queue; the caller kicks the worker. */
 export async function startExport(
   db: Db,
-  req: { userId: number; searchId: number; format: ExportFormat; maxLeads: number | null; now: Date },
+  req: { userId: number; searchId: number; format: ExportFormat; maxLeads: number | null; now: Date; options?: ExportOptions },
 ): Promise<StartedExport> {
+  const options = req.options ?? PLAIN_EXPORT
   return db.tx(async (q) => {
     const account = await loadAccount(q, req.userId, req.now, true)
     if (!account) throw notFound()
@@ -123,14 +155,23 @@ export async function startExport(
     ).rows[0]
     if (!source) throw notFound('Search not found.')
     const filters = normaliseFilters(asFiltersInput(source.filters))
-    const total = await countMatches(q, filters, req.now)
+    // read after the account row is locked: a concurrent export of this account has committed its leads
+    const set: LeadSet = { filters, upTo: req.now, skipOwnedBy: options.skipOwned ? req.userId : null }
+    const total = await countMatches(q, set)
+    const skippedOwned = options.skipOwned ? (await countMatches(q, { filters, upTo: req.now })) - total : 0
     const leadCount = req.maxLeads === null ? total : Math.min(total, req.maxLeads)
     if (leadCount === 0) {
+      if (options.skipOwned && skippedOwned > 0) {
+        throw badRequest(
+          { search_id: [{ message: `You already have all ${skippedOwned} leads of this search: nothing to export, nothing charged.`, code: 'all_leads_owned', params: { count: skippedOwned } }] },
+          'Nothing to export.',
+        )
+      }
       throw badRequest({ search_id: ['No companies match this search: there is nothing to export.'] }, 'Nothing to export.')
     }
     const balance = await balanceOf(q, account, req.now)
     if (balance.available < leadCount) throw insufficientCredits(leadCount, balance.available)
-    const id = await insertExport(q, {
+    const created = await createExport(q, account, {
       userId: req.userId,
       filters,
       format: req.format,
@@ -142,9 +183,19 @@ export async function startExport(
       deltaOf: null,
       createdAfter: null,
       now: req.now,
+      options,
+      skippedOwned,
+      set,
+      limit: leadCount,
+      charge: (recorded) => recorded,
     })
-    await chargeCredits(q, account, leadCount, id, req.now)
-    return { search_id: id, status: 'PENDING' as const, lead_count: leadCount, credits_charged: leadCount }
+    return {
+      search_id: created.id,
+      status: 'PENDING' as const,
+      lead_count: created.leadCount,
+      credits_charged: created.credits,
+      ...(options.skipOwned ? { skipped_owned: skippedOwned } : {}),
+    }
   })
 }
 
@@ -240,11 +291,20 @@ export async function downloadDelta(
     const filters = normaliseFilters(asFiltersInput(original.filters))
     const snapshot = original.snapshot_at ? new Date(original.snapshot_at) : new Date(original.created_at)
     const bought = await boughtSoFar(q, req.userId, original.id)
-    const currentTotal = await countMatches(q, filters, req.now)
-    const newSince = await countMatches(q, filters, req.now, bought.cutOff)
+    const currentTotal = await countMatches(q, { filters, upTo: req.now })
+    const newSince = await countMatches(q, { filters, upTo: req.now, after: bought.cutOff })
     const balance = await balanceOf(q, account, req.now)
-    const leadCount = original.capped ? currentTotal : newSince
-    const required = original.capped ? Math.max(0, currentTotal - bought.credits) : newSince
+    // What the fresh-data export holds. A skip-owned original (extension) keeps skipping: it holds the
+    // leads of the set the account does not have yet, and is charged for exactly those.
+    const set: LeadSet = {
+      filters,
+      upTo: req.now,
+      after: original.capped ? null : bought.cutOff,
+      skipOwnedBy: original.skip_owned ? req.userId : null,
+    }
+    const unowned = original.skip_owned ? await countMatches(q, set) : null
+    const leadCount = unowned ?? (original.capped ? currentTotal : newSince)
+    const required = unowned ?? (original.capped ? Math.max(0, currentTotal - bought.credits) : newSince)
     const result = (status: DeltaStatus, code: DeltaCode, extra: { searchId?: number; detail?: string; available?: number } = {}): DeltaResult => ({
       status,
       validation_code: code,
@@ -287,7 +347,7 @@ export async function downloadDelta(
     }
     if (req.dryRun) return { httpStatus: 200 as const, body: result('validated', 'ok') }
 
-    const id = await insertExport(q, {
+    const created = await createExport(q, account, {
       userId: req.userId,
       filters,
       format: original.export_format ?? 'csv',
@@ -299,9 +359,18 @@ export async function downloadDelta(
       deltaOf: original.id,
       createdAfter: original.capped ? null : bought.cutOff,
       now: req.now,
+      // the same kind of file as the original's
+      options: { skipOwned: original.skip_owned, columns: original.columns, fileLocale: original.file_locale },
+      skippedOwned: 0,
+      set,
+      limit: null,
+      // a capped original's full expansion is charged the difference (interface 4.3 rule 2), whatever was recorded
+      charge: (recorded) => (unowned === null && original.capped ? required : recorded),
     })
-    await chargeCredits(q, account, required, id, req.now)
-    return { httpStatus: 202 as const, body: result('started', 'ok', { searchId: id, available: balance.available - required }) }
+    return {
+      httpStatus: 202 as const,
+      body: result('started', 'ok', { searchId: created.id, available: balance.available - created.credits }),
+    }
   })
 }
 

@@ -1,7 +1,8 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi'
 import type { AppEnv } from '../app-env.ts'
 import { authed, security } from '../lib/authed.ts'
-import { authErrors } from '../lib/schemas.ts'
+import { EXPORT_COLUMNS } from '../lib/file-locale.ts'
+import { authErrors, LANGUAGES } from '../lib/schemas.ts'
 
 /**
  * The extensions this service adds to the interface (decisions.md, "Extensions beyond the interface"):
@@ -18,6 +19,12 @@ export const EXTENSIONS: Record<string, { version: number } & Record<string, unk
   password_change: { version: 1 },
   /** At most `limit` active API keys per account (set from MAX_API_KEYS when answered). */
   api_key_limit: { version: 1, limit: 25 },
+  /** `skip_owned` on POST /api/download-csv/ and GET /api/companies/owned/: never pay twice for a lead (by place_id). */
+  skip_owned: { version: 1 },
+  /** `columns` on POST /api/download-csv/: the lead fields the file holds, in order. */
+  export_columns: { version: 1, columns: [...EXPORT_COLUMNS] },
+  /** `file_locale` on POST /api/download-csv/: headers, separator and decimal mark of a language; BOM; RTL sheet for Hebrew. */
+  file_locale: { version: 1, languages: [...LANGUAGES] },
 }
 
 const CapabilitiesSchema = z

@@ -7,7 +7,8 @@ import { authed, security } from '../lib/authed.ts'
 import { HttpError, gone, notFound } from '../lib/errors.ts'
 import { signDownload, startExport, verifyDownloadSignature, type ExportRow } from '../lib/exports.ts'
 import { rateLimit } from '../lib/rate-limit.ts'
-import { authErrors, idParam, InsufficientCreditsSchema, INT32_MAX, jsonBody, jsonError, safeString } from '../lib/schemas.ts'
+import { EXPORT_COLUMNS } from '../lib/file-locale.ts'
+import { authErrors, idParam, InsufficientCreditsSchema, INT32_MAX, jsonBody, jsonError, LANGUAGES, safeString } from '../lib/schemas.ts'
 
 const StartBody = z
   .object({
@@ -21,6 +22,32 @@ const StartBody = z
       .nullable()
       .optional()
       .openapi({ description: 'Cap on the number of leads (and credits).' }),
+    skip_owned: z.boolean().optional().openapi({
+      description:
+        'Extension `skip_owned`: leave out the matching leads this account already received in an earlier export (by place_id); the cap and the charge count only the others.',
+      'x-extension': true,
+    }),
+    columns: z
+      .array(z.enum(EXPORT_COLUMNS))
+      .min(1)
+      .max(EXPORT_COLUMNS.length)
+      .superRefine((list, ctx) => {
+        const seen = new Set<string>()
+        for (const [i, c] of list.entries()) {
+          if (seen.has(c)) ctx.addIssue({ code: 'custom', path: [i], message: `The column ${c} is listed twice.`, params: { code: 'duplicate_value' } })
+          seen.add(c)
+        }
+      })
+      .optional()
+      .openapi({ description: 'Extension `export_columns`: the lead fields the file holds, in this order (default: all).', 'x-extension': true }),
+    file_locale: z
+      .enum(LANGUAGES)
+      .optional()
+      .openapi({
+        description:
+          'Extension `file_locale`: headers in this language, the CSV separator and decimal mark its spreadsheets expect (`;` and `,` where the decimal mark is a comma), a UTF-8 byte order mark; a right-to-left sheet for Hebrew.',
+        'x-extension': true,
+      }),
   })
   .strict() // an unknown field (`format`, `limit`) is a 400 naming it: a misspelled cap must not export everything
   .openapi('ExportRequest')
@@ -31,6 +58,7 @@ const StartedSchema = z
     status: z.string(),
     lead_count: z.number().int(),
     credits_charged: z.number().int(),
+    skipped_owned: z.number().int().optional().openapi({ description: 'With `skip_owned`: matching leads left out because the account has them.' }),
   })
   .openapi('ExportStarted')
 
@@ -165,6 +193,7 @@ export function registerExportRoutes(app: OpenAPIHono<AppEnv>) {
       format: body.export_format,
       maxLeads: body.max_leads ?? null,
       now: clock.now(),
+      options: { skipOwned: body.skip_owned === true, columns: body.columns ?? null, fileLocale: body.file_locale ?? null },
     })
     kickExports()
     return c.json(started, 202)

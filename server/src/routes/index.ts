@@ -10,6 +10,7 @@ import { registerCategoryRoutes } from './categories.ts'
 import { registerCapabilityRoutes } from './capabilities.ts'
 import { registerCompanyRoutes } from './companies.ts'
 import { registerFacetRoutes } from './facets.ts'
+import { registerOwnedRoutes } from './owned.ts'
 import { registerExportRoutes } from './exports.ts'
 import { registerHistoryRoutes } from './history.ts'
 import { registerSnapshotRoutes } from './snapshots.ts'
@@ -23,6 +24,7 @@ export function registerRoutes(app: OpenAPIHono<AppEnv>, config: Pick<Config, 't
   registerGeoRoutes(app)
   registerCategoryRoutes(app)
   registerFacetRoutes(app)
+  registerOwnedRoutes(app)
   registerCompanyRoutes(app)
   registerCapabilityRoutes(app)
   registerExportRoutes(app)
