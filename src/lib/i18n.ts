@@ -10,6 +10,7 @@ import type account from '../../locales/en/account.json'
 import type apikeys from '../../locales/en/apikeys.json'
 import type plans from '../../locales/en/plans.json'
 import type errors from '../../locales/en/errors.json'
+import type columns from '../../locales/en/columns.json'
 
 /** English is the source of the typed keys (src/types/i18next.d.ts). */
 export interface EnResources {
@@ -22,6 +23,7 @@ export interface EnResources {
   apikeys: typeof apikeys
   plans: typeof plans
   errors: typeof errors
+  columns: typeof columns
 }
 
 /**

@@ -2,6 +2,7 @@ import '@testing-library/jest-dom/vitest'
 import { cleanup } from '@testing-library/react'
 import { afterAll, afterEach, beforeAll } from 'vitest'
 import { server } from './msw-server'
+import { resetFileOptionsForTests } from '@/features/exports/file-options'
 import { initI18n, loadPageNamespaces } from '@/lib/i18n'
 
 beforeAll(async () => {
@@ -13,6 +14,7 @@ afterEach(() => {
   cleanup()
   server.resetHandlers()
   localStorage.clear()
+  resetFileOptionsForTests()
   sessionStorage.clear()
 })
 afterAll(() => server.close())

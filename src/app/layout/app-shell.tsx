@@ -1,14 +1,17 @@
-import { useCallback, useEffect, useRef, useState, type ReactNode, type RefObject } from 'react'
+import { lazy, Suspense, useCallback, useEffect, useRef, useState, type ReactNode, type RefObject } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, NavLink, useLocation } from 'react-router'
 import { buttonClass } from '@/components/ui/button'
 import { paths } from '@/config/paths'
 import { useProfile } from '@/lib/api/profile'
 import { changeLanguage, i18n } from '@/lib/i18n'
-import { ConfirmEmailBanner } from './confirm-banner'
 import { CreditBalance } from './credit-balance'
 import { LanguageSwitcher } from './language-switcher'
 import { UserMenu } from './user-menu'
+
+// only an account with an unconfirmed address (an extension) sees the banner: its resend mutation and
+// throttle notice are not part of everyone's first load
+const ConfirmEmailBanner = lazy(() => import('./confirm-banner').then((m) => ({ default: m.ConfirmEmailBanner })))
 
 const NAV = [
   { to: paths.search, key: 'nav.search' },
@@ -90,6 +93,7 @@ function useDrawerFocus(open: boolean, close: () => void, buttonRef: RefObject<H
 export function AppShell({ signedIn, children }: { signedIn: boolean; children: ReactNode }) {
   const { t } = useTranslation('common')
   const location = useLocation()
+  const { data: profile } = useProfile()
   const [menuOpen, setMenuOpen] = useState(false)
   const [menuPath, setMenuPath] = useState(location.pathname)
   // the mobile navigation closes once the person has gone somewhere
@@ -173,7 +177,11 @@ export function AppShell({ signedIn, children }: { signedIn: boolean; children: 
         )}
       </header>
       <div id="main" tabIndex={-1} className="mx-auto w-full max-w-7xl flex-1 px-3 py-6 focus:outline-none sm:px-6">
-        {signedIn && <ConfirmEmailBanner />}
+        {signedIn && profile?.email_confirmed === false && (
+          <Suspense fallback={null}>
+            <ConfirmEmailBanner />
+          </Suspense>
+        )}
         {children}
       </div>
     </div>

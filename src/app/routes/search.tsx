@@ -25,6 +25,9 @@ const CoveragePanel = lazy(() =>
   import('@/features/search/components/coverage-panel').then((m) => ({ default: m.CoveragePanel })),
 )
 
+// the export extensions of the service (skip owned leads, columns, file language), when it has them
+const ExportExtras = lazy(() => import('@/features/exports/components/export-extras').then((m) => ({ default: m.ExportExtras })))
+
 // "Use in the API" shows the search as code; Headless UI's tabs load only when it is asked for
 const ApiSnippetsDialog = lazy(() =>
   import('@/features/search/components/api-snippets-dialog').then((m) => ({ default: m.ApiSnippetsDialog })),
@@ -98,6 +101,11 @@ export function Component() {
           </Card>
           <Card title={t('export')}>
             <ExportOptions filters={filters} onChange={setFilters} />
+            {data && (
+              <Suspense fallback={null}>
+                <ExportExtras filters={deferredFilters} ready={!updating} />
+              </Suspense>
+            )}
             <Button className="mt-4 w-full" data-testid="export-open" disabled={!canExport} onClick={openConfirm}>
               {t('exportButton')}
             </Button>
@@ -155,6 +163,7 @@ export function Component() {
               setRefocus((n) => n + 1)
             }}
             searchId={data.search_id}
+            filters={filters}
             totalCount={data.totalCount}
             cap={filters.cap}
             format={filters.format}

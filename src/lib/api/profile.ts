@@ -1,4 +1,4 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { queryOptions, useQuery } from '@tanstack/react-query'
 import { z } from 'zod/mini'
 import { api } from '@/lib/api-client'
 import { isLanguage, LANGUAGES, type Language } from '@/config/languages'
@@ -86,15 +86,4 @@ export const profileOptions = () =>
 export function useProfile() {
   const { signedIn } = useSession()
   return useQuery({ ...profileOptions(), enabled: signedIn })
-}
-
-/** PATCH the profile; the answer replaces the cached profile, so every page shows it at once. */
-export function useUpdateProfile() {
-  const queryClient = useQueryClient()
-  return useMutation({
-    mutationFn: updateProfile,
-    onSuccess: (profile) => {
-      queryClient.setQueryData(profileOptions().queryKey, profile)
-    },
-  })
 }

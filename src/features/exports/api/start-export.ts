@@ -2,12 +2,17 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { z } from 'zod/mini'
 import { api, ApiError } from '@/lib/api-client'
 import { profileOptions } from '@/lib/api/profile'
+import { exportKeys } from '../export-keys'
 import { searchIdSchema } from './schemas'
 
 export const startExportInput = z.object({
   search_id: z.string().check(z.minLength(1)),
   export_format: z.enum(['csv', 'excel']),
   max_leads: z.optional(z.int().check(z.gte(1), z.lte(2_147_483_647))),
+  // extensions of the reference service (sent only when it lists them at /api/capabilities/)
+  skip_owned: z.optional(z.boolean()),
+  columns: z.optional(z.array(z.string()).check(z.minLength(1))),
+  file_locale: z.optional(z.string()),
 })
 export type StartExportInput = z.infer<typeof startExportInput>
 
@@ -16,6 +21,7 @@ export const startedExportSchema = z.looseObject({
   status: z.nullish(z.string()),
   lead_count: z.nullish(z.number()),
   credits_charged: z.nullish(z.number()),
+  skipped_owned: z.nullish(z.number()),
 })
 export type StartedExport = z.infer<typeof startedExportSchema>
 
@@ -37,8 +43,13 @@ export function useStartExport() {
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: startExport,
-    // credits are charged when the export starts: the shell's balance must show it now
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: profileOptions().queryKey }),
+    // credits are charged when the export starts: the shell's balance must show it now, and the leads
+    // it holds are the account's from now on
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: profileOptions().queryKey }),
+        queryClient.invalidateQueries({ queryKey: [...exportKeys.all, 'owned'] }),
+      ]),
     // a refusal means the balance shown was stale
     onError: (error) => {
       if (insufficientCredits(error)) void queryClient.invalidateQueries({ queryKey: profileOptions().queryKey })

@@ -2,6 +2,7 @@ import { fireEvent, screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { http, HttpResponse } from 'msw'
 import { describe, expect, it, vi } from 'vitest'
+import { emptyFilters } from '@/features/search/filters'
 import { profileOptions, profileSchema } from '@/lib/api/profile'
 import { server } from '@/testing/msw-server'
 import { createTestQueryClient, renderWithProviders } from '@/testing/render'
@@ -26,6 +27,7 @@ const props = {
   open: true,
   onClose: () => {},
   searchId: '55',
+  filters: { ...emptyFilters, countries: ['DE'] },
   format: 'excel' as const,
   onSetCap: () => {},
   onStarted: () => {},
@@ -44,6 +46,7 @@ describe('export confirmation', () => {
     const onStarted = vi.fn()
     renderWithProviders(<ExportConfirmDialog {...props} totalCount={500} cap={120} onStarted={onStarted} />, { queryClient })
     const dialog = await screen.findByRole('dialog', { name: 'Export 120 leads?' })
+    await screen.findByTestId('export-cost')
     expect(dialog).toHaveTextContent('capped at 120')
     expect(screen.getByTestId('export-cost')).toHaveTextContent('120 credits')
     expect(dialog).toHaveTextContent(/From your subscription credits\s*100/)
@@ -101,7 +104,8 @@ describe('export confirmation', () => {
     )
     const onStarted = vi.fn()
     renderWithProviders(<ExportConfirmDialog {...props} totalCount={80} cap={null} onStarted={onStarted} />, { queryClient })
-    const button = await screen.findByRole('button', { name: 'Start export' })
+    await screen.findByTestId('export-cost') // the cost is known: the button can be pressed
+    const button = screen.getByRole('button', { name: 'Start export' })
     // Two presses in the same tick: React has not re-rendered with isPending between them.
     fireEvent.click(button)
     fireEvent.click(button)
@@ -128,7 +132,8 @@ describe('export confirmation', () => {
     )
     const onStarted = vi.fn()
     renderWithProviders(<ExportConfirmDialog {...props} totalCount={80} cap={null} onStarted={onStarted} />, { queryClient })
-    const button = await screen.findByRole('button', { name: 'Start export' })
+    await screen.findByTestId('export-cost') // the cost is known: the button can be pressed
+    const button = screen.getByRole('button', { name: 'Start export' })
     fireEvent.click(button)
     fireEvent.click(button)
     await waitFor(() => expect(button).toBeEnabled())
@@ -137,5 +142,69 @@ describe('export confirmation', () => {
     fireEvent.click(button)
     await waitFor(() => expect(onStarted).toHaveBeenCalledTimes(1))
     expect(posts).toBe(2)
+  })
+
+  it('with the service\'s extensions: leaves out the leads the account has, charges the rest, says what file it makes', async () => {
+    const queryClient = withBalance(1000, 0)
+    let body: unknown
+    server.use(
+      http.get('*/api/capabilities/', () =>
+        HttpResponse.json({ skip_owned: { version: 1 }, export_columns: { version: 1, columns: ['name', 'email', 'phone'] }, file_locale: { version: 1, languages: ['en', 'de'] } }),
+      ),
+      http.get('*/api/companies/owned/', ({ request }) => {
+        expect(new URL(request.url).searchParams.getAll('countries')).toEqual(['DE'])
+        return HttpResponse.json({ totalCount: 500, owned_count: 200, new_count: 300 })
+      }),
+      http.post('*/api/download-csv/', async ({ request }) => {
+        body = await request.json()
+        return HttpResponse.json({ search_id: 99, status: 'PENDING', lead_count: 300, credits_charged: 300, skipped_owned: 200 }, { status: 202 })
+      }),
+    )
+    const onStarted = vi.fn()
+    renderWithProviders(<ExportConfirmDialog {...props} format="csv" totalCount={500} cap={null} onStarted={onStarted} />, { queryClient })
+    const dialog = await screen.findByRole('dialog', { name: 'Export 300 leads?' })
+    expect(screen.getByTestId('export-cost')).toHaveTextContent('300 credits')
+    expect(screen.getByTestId('export-saved')).toHaveTextContent('200')
+    expect(dialog).toHaveTextContent('Leads you already have: 200 of 500')
+    expect(screen.getByTestId('export-file-kind')).toHaveTextContent('Headers in English, “,” between columns, “.” as decimal mark')
+
+    // turning the skip off costs every lead again
+    const skip = screen.getByRole('checkbox', { name: /Skip leads I already have/ })
+    expect(skip).toBeChecked()
+    await userEvent.click(skip)
+    expect(await screen.findByRole('dialog', { name: 'Export 500 leads?' })).toBeInTheDocument()
+    expect(screen.queryByTestId('export-saved')).toBeNull()
+    await userEvent.click(skip)
+    await screen.findByRole('dialog', { name: 'Export 300 leads?' })
+
+    await userEvent.click(screen.getByRole('button', { name: 'Start export' }))
+    await waitFor(() => expect(onStarted).toHaveBeenCalled())
+    expect(body).toEqual({ search_id: 55, export_format: 'csv', skip_owned: true, file_locale: 'en' })
+  })
+
+  it('without /api/capabilities/ (the real service) sends the interface\'s request and asks nothing else', async () => {
+    const queryClient = withBalance(1000, 0)
+    let body: unknown
+    let ownedAsked = false
+    server.use(
+      http.get('*/api/companies/owned/', () => {
+        ownedAsked = true
+        return HttpResponse.json({ detail: 'Not found.' }, { status: 404 })
+      }),
+      http.post('*/api/download-csv/', async ({ request }) => {
+        body = await request.json()
+        return HttpResponse.json({ search_id: 99, status: 'PENDING', lead_count: 500, credits_charged: 500 }, { status: 202 })
+      }),
+    )
+    const onStarted = vi.fn()
+    renderWithProviders(<ExportConfirmDialog {...props} format="csv" totalCount={500} cap={null} onStarted={onStarted} />, { queryClient })
+    await screen.findByRole('dialog', { name: 'Export 500 leads?' })
+    expect(screen.queryByRole('checkbox')).toBeNull()
+    expect(screen.queryByTestId('export-file-kind')).toBeNull()
+    await userEvent.click(await screen.findByRole('button', { name: 'Start export' }))
+    await waitFor(() => expect(onStarted).toHaveBeenCalled())
+    expect(body).toEqual({ search_id: 55, export_format: 'csv' })
+    expect(ownedAsked).toBe(false)
+    expect(screen.queryByRole('alert')).toBeNull()
   })
 })

@@ -1,3 +1,4 @@
+import { useQuery } from '@tanstack/react-query'
 import { useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
@@ -9,14 +10,20 @@ import { paths } from '@/config/paths'
 import { useProfile } from '@/lib/api/profile'
 import { ApiError } from '@/lib/api-client'
 import { errorMessage } from '@/lib/error-message'
-import { formatNumber } from '@/lib/format'
+import { previewQuery, type SearchFilters } from '@/features/search/filters'
+import { formatNumber, ownLanguageName } from '@/lib/format'
+import { isLanguage } from '@/config/languages'
+import { ownedOptions } from '../api/owned'
 import { insufficientCredits, useStartExport, type StartedExport } from '../api/start-export'
 import { exportCost, planPayment } from '../cost'
+import { chosenColumns, extensionFields, spreadsheetConventions, useExportExtensions, useFileOptions } from '../file-options'
 
 export interface ExportConfirmDialogProps {
   open: boolean
   onClose: () => void
   searchId: string
+  /** The search being exported: what the account already has of it is asked with these (extension). */
+  filters: SearchFilters
   totalCount: number
   cap: number | null
   format: 'csv' | 'excel'
@@ -26,16 +33,29 @@ export interface ExportConfirmDialogProps {
 }
 
 /** Export with eyes open: the cost, who pays, the balance afterwards and the link's life, before anything is charged. */
-export function ExportConfirmDialog({ open, onClose, searchId, totalCount, cap, format, onSetCap, onStarted }: ExportConfirmDialogProps) {
+export function ExportConfirmDialog({ open, onClose, searchId, filters, totalCount, cap, format, onSetCap, onStarted }: ExportConfirmDialogProps) {
   const { t, i18n } = useTranslation('exports')
   const n = (v: number) => formatNumber(i18n.language, v)
+  const lng = i18n.resolvedLanguage ?? 'en'
   const profile = useProfile()
   const start = useStartExport()
-  const cost = exportCost(totalCount, cap)
+  // extensions (issue 11): leave out what the account has, columns, a file for the person's language
+  const ext = useExportExtensions()
+  const fileOptions = useFileOptions()
+  const skipping = ext?.skipOwned === true && fileOptions.skipOwned
+  const owned = useQuery({ ...ownedOptions(previewQuery(filters)), enabled: ext?.skipOwned === true })
+  const ownedCount = owned.data?.owned_count ?? 0
+  const fullCost = exportCost(totalCount, cap)
+  const cost = skipping && owned.data ? exportCost(owned.data.new_count, cap) : fullCost
+  const saved = fullCost - cost
   const balance = profile.data
     ? { subscription: profile.data.remaining_credits, purchased: profile.data.purchased_credits_available }
     : null
-  const payment = balance ? planPayment(cost, balance) : null
+  // the cost is known once the extensions (and, when skipping, the owned count) are
+  const costKnown = ext !== undefined && (!skipping || owned.data !== undefined || owned.isError)
+  const payment = balance && costKnown ? planPayment(cost, balance) : null
+  const fields = extensionFields(ext, fileOptions, lng)
+  const columns = ext?.columns ? chosenColumns(fileOptions.prefs, ext.columns) : null
   const linkDays = profile.data?.subscription_plan?.link_expiration_days
   const refused = insufficientCredits(start.error)
   // a service with sign-up confirmation (extension) refuses exports until the address is confirmed
@@ -58,7 +78,7 @@ export function ExportConfirmDialog({ open, onClose, searchId, totalCount, cap, 
     if (sending.current) return
     sending.current = true
     start.mutate(
-      { search_id: searchId, export_format: format, ...(cap !== null ? { max_leads: cap } : {}) },
+      { search_id: searchId, export_format: format, ...(cap !== null ? { max_leads: cap } : {}), ...fields },
       {
         onSuccess: (started) => onStarted(started),
         onError: () => {
@@ -96,7 +116,21 @@ export function ExportConfirmDialog({ open, onClose, searchId, totalCount, cap, 
         </p>
       ) : (
         <div className="space-y-4 text-sm">
-          {cost === 0 && <Alert tone="info">{t('nothingToExport')}</Alert>}
+          {cost === 0 && <Alert tone="info">{skipping && ownedCount > 0 ? t('allOwned') : t('nothingToExport')}</Alert>}
+          {ext?.skipOwned && ownedCount > 0 && (
+            <label className="flex min-h-10 items-center gap-2">
+              <input
+                type="checkbox"
+                className="size-4 accent-brand-600"
+                checked={fileOptions.skipOwned}
+                onChange={(e) => fileOptions.setSkipOwned(e.target.checked)}
+              />
+              <span>
+                {t('skipOwned')}{' '}
+                <span className="text-slate-600 dark:text-slate-400">({t('ownedLine', { formatted: n(ownedCount), total: n(totalCount) })})</span>
+              </span>
+            </label>
+          )}
           <dl className="grid grid-cols-[1fr_auto] gap-x-4 gap-y-2">
             <dt>
               {t('cost')}
@@ -108,10 +142,33 @@ export function ExportConfirmDialog({ open, onClose, searchId, totalCount, cap, 
             <dd className="text-end font-semibold tabular-nums" data-testid="export-cost">
               {t('credits', { count: cost, formatted: n(cost) })}
             </dd>
+            {skipping && saved > 0 && (
+              <>
+                <dt>{t('ownedLeftOut')}</dt>
+                <dd className="text-end tabular-nums" data-testid="export-saved">
+                  {n(saved)}
+                </dd>
+              </>
+            )}
             <dt>{t('formatLabel')}</dt>
             <dd className="text-end">
               <bdi>{format === 'excel' ? 'Excel (XLSX)' : 'CSV'}</bdi>
+              {fields.file_locale && (
+                <span className="block text-xs text-slate-600 dark:text-slate-400" data-testid="export-file-kind">
+                  {format === 'csv'
+                    ? t('fileSpreadsheetHint', { language: ownLanguageName(fields.file_locale), ...spreadsheetConventions(lng) })
+                    : t('fileSpreadsheetHintExcel', { language: isLanguage(lng) ? ownLanguageName(lng) : lng })}
+                </span>
+              )}
             </dd>
+            {columns && fields.columns && (
+              <>
+                <dt>{t('columnsTitle')}</dt>
+                <dd className="text-end" data-testid="export-columns">
+                  {t('columnsSome', { chosen: n(columns.length), total: n(ext?.columns?.length ?? columns.length) })}
+                </dd>
+              </>
+            )}
             {payment.enough && (
               <>
                 <dt>{t('fromSubscription')}</dt>

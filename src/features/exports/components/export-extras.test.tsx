@@ -1,0 +1,92 @@
+import { screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { http, HttpResponse } from 'msw'
+import { describe, expect, it } from 'vitest'
+import { emptyFilters } from '@/features/search/filters'
+import { profileOptions, profileSchema } from '@/lib/api/profile'
+import { changeLanguage } from '@/lib/i18n'
+import { server } from '@/testing/msw-server'
+import { createTestQueryClient, renderWithProviders } from '@/testing/render'
+import { ExportExtras } from './export-extras'
+
+const COLUMNS = ['name', 'email', 'phone', 'website', 'city', 'country', 'rating', 'place_id']
+
+function signedIn(id = 7) {
+  const queryClient = createTestQueryClient()
+  queryClient.setQueryData(profileOptions().queryKey, profileSchema.parse({ id, email: 'a@example.com', subscription_plan: null }))
+  return queryClient
+}
+
+const withExtensions = () =>
+  server.use(
+    http.get('*/api/capabilities/', () =>
+      HttpResponse.json({ skip_owned: { version: 1 }, export_columns: { version: 1, columns: COLUMNS }, file_locale: { version: 1, languages: ['en', 'de'] } }),
+    ),
+    http.get('*/api/companies/owned/', () => HttpResponse.json({ totalCount: 90, owned_count: 40, new_count: 50 })),
+  )
+
+const filters = { ...emptyFilters, countries: ['DE'] }
+
+describe('export extensions in the search builder', () => {
+  it('shows nothing on a service without /api/capabilities/ (the real one), and asks nothing else', async () => {
+    let asked = false
+    server.use(
+      http.get('*/api/companies/owned/', () => {
+        asked = true
+        return HttpResponse.json({})
+      }),
+    )
+    const { container } = renderWithProviders(<ExportExtras filters={filters} ready />, { queryClient: signedIn() })
+    await new Promise((r) => setTimeout(r, 50))
+    expect(container).toBeEmptyDOMElement()
+    expect(asked).toBe(false)
+  })
+
+  it('says how many leads the account has, and skipping them is on by default', async () => {
+    withExtensions()
+    renderWithProviders(<ExportExtras filters={filters} ready />, { queryClient: signedIn() })
+    expect(await screen.findByText('Leads you already have: 40 of 90')).toBeInTheDocument()
+    expect(screen.getByRole('checkbox', { name: /Skip leads I already have \(credits saved: 40\)/ })).toBeChecked()
+  })
+
+  it('chooses columns by preset and order, remembered per account', async () => {
+    withExtensions()
+    const queryClient = signedIn(7)
+    const { unmount } = renderWithProviders(<ExportExtras filters={filters} ready />, { queryClient })
+    expect(await screen.findByTestId('columns-summary')).toHaveTextContent('all 8')
+    await userEvent.click(screen.getByRole('button', { name: 'Choose columns' }))
+    await userEvent.click(await screen.findByRole('button', { name: 'Contact details only' }))
+    expect(screen.getByTestId('columns-summary')).toHaveTextContent('6 of 8')
+    const chosen = screen.getByRole('list', { name: 'Columns in the file, in order' })
+    expect(within(chosen).getAllByRole('listitem').map((li) => li.querySelector('label')?.textContent?.replace(/^\d+\./, ''))).toEqual([
+      'Name',
+      'Email',
+      'Phone',
+      'Website',
+      'City',
+      'Country',
+    ])
+    await userEvent.click(screen.getByRole('button', { name: 'Move Email up' }))
+    await userEvent.click(within(screen.getByRole('list', { name: 'Other columns' })).getByRole('checkbox', { name: 'Place ID' }))
+    expect(JSON.parse(localStorage.getItem('leads.export-file.7')!).columns).toEqual(['email', 'name', 'phone', 'website', 'city', 'country', 'place_id'])
+    unmount()
+
+    // another account in the same browser has its own choice
+    renderWithProviders(<ExportExtras filters={filters} ready />, { queryClient: signedIn(8) })
+    expect(await screen.findByTestId('columns-summary')).toHaveTextContent('all 8')
+  })
+
+  it('describes the spreadsheet-ready file in the dashboard language (German: ; and decimal comma)', async () => {
+    withExtensions()
+    await changeLanguage('de')
+    try {
+      renderWithProviders(<ExportExtras filters={{ ...filters, format: 'csv' }} ready />, { queryClient: signedIn() })
+      const ready = await screen.findByRole('radio', { name: /Deutsch/ })
+      expect(ready).toBeChecked()
+      await waitFor(() => expect(ready.closest('label')).toHaveTextContent('„;“'))
+      expect(ready.closest('label')).toHaveTextContent('„,“')
+    } finally {
+      await changeLanguage('en')
+    }
+  })
+})
