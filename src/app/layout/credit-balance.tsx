@@ -1,5 +1,7 @@
 import { Fragment, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
+import { Link } from 'react-router'
+import { paths } from '@/config/paths'
 import { useProfile } from '@/lib/api/profile'
 import { formatNumber } from '@/lib/format'
 
@@ -45,6 +47,17 @@ export function CreditBalance({ className = '' }: { className?: string }) {
             {n(profile?.purchased_credits_available)}
           </dd>
         </div>
+        {/* purchased credits about to expire: the account page has a plan to use exactly them */}
+        {(profile?.purchased_credits_expiring_soon ?? 0) > 0 && (
+          <div>
+            <dt className="sr-only">{t('credits.purchased')}</dt>
+            <dd>
+              <Link to={`${paths.account}#expiring`} className="font-medium text-amber-800 underline dark:text-amber-300" data-testid="credits-expiring">
+                {t('credits.expiring', { formatted: n(profile?.purchased_credits_expiring_soon) })}
+              </Link>
+            </dd>
+          </div>
+        )}
       </dl>
     </section>
   )

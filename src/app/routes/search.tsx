@@ -103,7 +103,7 @@ export function Component() {
             <ExportOptions filters={filters} onChange={setFilters} />
             {data && (
               <Suspense fallback={null}>
-                <ExportExtras filters={deferredFilters} ready={!updating} />
+                <ExportExtras filters={deferredFilters} ready={!updating} onCap={(cap) => setFilters({ ...filters, cap }, { replace: true })} />
               </Suspense>
             )}
             <Button className="mt-4 w-full" data-testid="export-open" disabled={!canExport} onClick={openConfirm}>

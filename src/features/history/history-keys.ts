@@ -3,6 +3,7 @@ export const historyKeys = {
   list: (page: number, pageSize: number) => [...historyKeys.all, 'list', { page, pageSize }] as const,
   weekly: (weeks: number) => [...historyKeys.all, 'weekly', weeks] as const,
   download: (searchId: number) => [...historyKeys.all, 'download', searchId] as const,
+  freshDryRun: (searchId: number) => [...historyKeys.all, 'fresh-dry-run', searchId] as const,
 }
 
 export const lookupKeys = {

@@ -7,6 +7,7 @@ import { useCapability } from '@/lib/api/capabilities'
 import { profileOptions } from '@/lib/api/profile'
 import { weeklyUsageOptions } from '../api/get-credit-usage'
 import { CreditsPanel } from './credits-panel'
+import { ExpiringCreditsPlan } from './expiring-credits-plan'
 import { PasswordForm } from './password-form'
 import { ProfileForm } from './profile-form'
 import { UsageChart } from './usage-chart'
@@ -39,6 +40,11 @@ export function AccountPage() {
           <Card title={t('credits.title')}>
             <CreditsPanel profile={profile.data} />
           </Card>
+          {profile.data.purchased_credits_expiring_soon > 0 && (
+            <Card title={t('expiring.title')} id="expiring" className="lg:col-start-1">
+              <ExpiringCreditsPlan expiring={profile.data.purchased_credits_expiring_soon} />
+            </Card>
+          )}
           <Card title={t('profile.title')}>
             {/* keyed by id: the form takes the loaded profile as its defaults */}
             <ProfileForm key={String(profile.data.id)} profile={profile.data} />

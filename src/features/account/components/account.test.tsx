@@ -8,6 +8,7 @@ import { server } from '@/testing/msw-server'
 import { renderWithProviders } from '@/testing/render'
 import { bucketByWeek, startOfWeek } from '../api/get-credit-usage'
 import { CreditsPanel } from './credits-panel'
+import { ExpiringCreditsPlan } from './expiring-credits-plan'
 import { ProfileForm } from './profile-form'
 import { UsageChart } from './usage-chart'
 
@@ -285,5 +286,48 @@ describe('UsageChart', () => {
     const rows = within(screen.getByRole('table', { hidden: true })).getAllByRole('row', { hidden: true })
     expect(rows).toHaveLength(5)
     expect(screen.queryByText('Your exports will show here.')).not.toBeInTheDocument()
+  })
+})
+
+describe('ExpiringCreditsPlan', () => {
+  const entry = (id: number, status = 'COMPLETED') => ({
+    search_id: id,
+    filters: { countries: ['DE'] },
+    created_at: '2026-11-10T09:00:00Z',
+    status,
+    lead_count: 10,
+    credits_charged: 10,
+    export_format: 'csv',
+  })
+  it('lists fresh-data exports whose free dry run fits the expiring credits, bounded in requests, and a capped search', async () => {
+    const dryRuns: number[] = []
+    server.use(
+      http.get('*/api/user/search-history/', () =>
+        HttpResponse.json({ count: 8, next: null, previous: null, results: [entry(1), entry(2, 'FAILED'), entry(3), entry(4), entry(5), entry(6), entry(7), entry(8)] }),
+      ),
+      http.post('*/api/user/search-history/:id/download-delta/', async ({ params, request }) => {
+        expect(await request.json()).toEqual({ dry_run: true })
+        const id = Number(params.id)
+        dryRuns.push(id)
+        const required = id === 1 ? 30 : id === 3 ? 80 : 0 // 80 is more than the 50 expiring; 0 = no new leads
+        return HttpResponse.json({
+          status: required ? 'validated' : 'rejected',
+          validation_code: required ? 'ok' : 'no_new_leads',
+          search_id: id,
+          lead_count: required,
+          required_credits: required,
+          available_credits: 1500,
+        })
+      }),
+    )
+    renderWithProviders(<ExpiringCreditsPlan expiring={50} />)
+    const plan = await screen.findByTestId('expiring-plan')
+    expect(plan).toHaveTextContent('Purchased credits expiring within 7 days: 50.')
+    await waitFor(() => expect(within(plan).getAllByRole('link')).toHaveLength(2))
+    expect(within(plan).getByText('Cost in credits: 30')).toBeInTheDocument()
+    expect(within(plan).getByRole('link', { name: 'Get fresh data' })).toHaveAttribute('href', '/history?fresh=1')
+    expect(within(plan).getByRole('link', { name: 'Search and export, capped at 50' })).toHaveAttribute('href', '/search?cap=50')
+    // the five most recent completed exports, no more; the failed one is not asked
+    expect(dryRuns.sort((a, b) => a - b)).toEqual([1, 3, 4, 5, 6])
   })
 })

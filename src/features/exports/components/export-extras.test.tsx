@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { http, HttpResponse } from 'msw'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { emptyFilters } from '@/features/search/filters'
 import { profileOptions, profileSchema } from '@/lib/api/profile'
 import { changeLanguage } from '@/lib/i18n'
@@ -11,9 +11,9 @@ import { ExportExtras } from './export-extras'
 
 const COLUMNS = ['name', 'email', 'phone', 'website', 'city', 'country', 'rating', 'place_id']
 
-function signedIn(id = 7) {
+function signedIn(id = 7, extra: Record<string, unknown> = {}) {
   const queryClient = createTestQueryClient()
-  queryClient.setQueryData(profileOptions().queryKey, profileSchema.parse({ id, email: 'a@example.com', subscription_plan: null }))
+  queryClient.setQueryData(profileOptions().queryKey, profileSchema.parse({ id, email: 'a@example.com', subscription_plan: null, ...extra }))
   return queryClient
 }
 
@@ -36,7 +36,7 @@ describe('export extensions in the search builder', () => {
         return HttpResponse.json({})
       }),
     )
-    const { container } = renderWithProviders(<ExportExtras filters={filters} ready />, { queryClient: signedIn() })
+    const { container } = renderWithProviders(<ExportExtras filters={filters} ready onCap={() => {}} />, { queryClient: signedIn() })
     await new Promise((r) => setTimeout(r, 50))
     expect(container).toBeEmptyDOMElement()
     expect(asked).toBe(false)
@@ -44,7 +44,7 @@ describe('export extensions in the search builder', () => {
 
   it('says how many leads the account has, and skipping them is on by default', async () => {
     withExtensions()
-    renderWithProviders(<ExportExtras filters={filters} ready />, { queryClient: signedIn() })
+    renderWithProviders(<ExportExtras filters={filters} ready onCap={() => {}} />, { queryClient: signedIn() })
     expect(await screen.findByText('Leads you already have: 40 of 90')).toBeInTheDocument()
     expect(screen.getByRole('checkbox', { name: /Skip leads I already have \(credits saved: 40\)/ })).toBeChecked()
   })
@@ -52,7 +52,7 @@ describe('export extensions in the search builder', () => {
   it('chooses columns by preset and order, remembered per account', async () => {
     withExtensions()
     const queryClient = signedIn(7)
-    const { unmount } = renderWithProviders(<ExportExtras filters={filters} ready />, { queryClient })
+    const { unmount } = renderWithProviders(<ExportExtras filters={filters} ready onCap={() => {}} />, { queryClient })
     expect(await screen.findByTestId('columns-summary')).toHaveTextContent('all 8')
     await userEvent.click(screen.getByRole('button', { name: 'Choose columns' }))
     await userEvent.click(await screen.findByRole('button', { name: 'Contact details only' }))
@@ -72,7 +72,7 @@ describe('export extensions in the search builder', () => {
     unmount()
 
     // another account in the same browser has its own choice
-    renderWithProviders(<ExportExtras filters={filters} ready />, { queryClient: signedIn(8) })
+    renderWithProviders(<ExportExtras filters={filters} ready onCap={() => {}} />, { queryClient: signedIn(8) })
     expect(await screen.findByTestId('columns-summary')).toHaveTextContent('all 8')
   })
 
@@ -80,7 +80,7 @@ describe('export extensions in the search builder', () => {
     withExtensions()
     await changeLanguage('de')
     try {
-      renderWithProviders(<ExportExtras filters={{ ...filters, format: 'csv' }} ready />, { queryClient: signedIn() })
+      renderWithProviders(<ExportExtras filters={{ ...filters, format: 'csv' }} ready onCap={() => {}} />, { queryClient: signedIn() })
       const ready = await screen.findByRole('radio', { name: /Deutsch/ })
       expect(ready).toBeChecked()
       await waitFor(() => expect(ready.closest('label')).toHaveTextContent('„;“'))
@@ -88,5 +88,13 @@ describe('export extensions in the search builder', () => {
     } finally {
       await changeLanguage('en')
     }
+  })
+
+  it('offers to cap the export to purchased credits that expire within 7 days, also without extensions', async () => {
+    const onCap = vi.fn()
+    renderWithProviders(<ExportExtras filters={filters} ready onCap={onCap} />, { queryClient: signedIn(7, { purchased_credits_expiring_soon: 40 }) })
+    expect(await screen.findByTestId('expiring-hint')).toHaveTextContent('Purchased credits expiring within 7 days: 40')
+    await userEvent.click(screen.getByRole('button', { name: 'Cap this export at 40' }))
+    expect(onCap).toHaveBeenCalledWith(40)
   })
 })

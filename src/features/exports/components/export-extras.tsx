@@ -5,6 +5,7 @@ import { Button } from '@/components/ui/button'
 import { previewQuery, type ExportFormat, type SearchFilters } from '@/features/search/filters'
 import { formatNumber, ownLanguageName } from '@/lib/format'
 import { isLanguage } from '@/config/languages'
+import { useProfile } from '@/lib/api/profile'
 import { loadPageNamespaces } from '@/lib/i18n'
 import { ownedOptions } from '../api/owned'
 import { chosenColumns, spreadsheetConventions, useExportExtensions, useFileOptions } from '../file-options'
@@ -15,18 +16,39 @@ const ColumnPicker = lazy(() =>
 )
 
 /**
- * The export extensions of the reference service in the search builder (issue 11): how many of the
- * matching leads the account already has and the choice to skip them, the file's columns, and a
- * spreadsheet-ready file in the person's language. A service without them shows none of this.
+ * What the export card offers beyond the cap and format (issue 11): a way to spend purchased credits
+ * that expire within 7 days (the cap set to exactly them), and the export extensions of the reference
+ * service: how many of the matching leads the account already has and the choice to skip them, the
+ * file's columns, and a spreadsheet-ready file in the person's language. A service without the
+ * extensions shows none of those.
  */
-export function ExportExtras({ filters, ready }: { filters: SearchFilters; ready: boolean }) {
+export function ExportExtras({ filters, ready, onCap }: { filters: SearchFilters; ready: boolean; onCap: (cap: number) => void }) {
   const ext = useExportExtensions()
-  if (!ext || (!ext.skipOwned && !ext.columns && !ext.fileLocale)) return null
+  const expiring = useProfile().data?.purchased_credits_expiring_soon ?? 0
+  const any = ext && (ext.skipOwned || ext.columns || ext.fileLocale)
+  if (!any && expiring <= 0) return null
   return (
     <div className="mt-4 space-y-4 border-t border-slate-200 pt-4 dark:border-slate-700">
-      {ext.skipOwned && <OwnedLeads filters={filters} ready={ready} />}
-      {ext.columns && <Columns offered={ext.columns} />}
-      {ext.fileLocale && <FileKind format={filters.format} />}
+      {expiring > 0 && <ExpiringCredits expiring={expiring} cap={filters.cap} onCap={onCap} />}
+      {ext?.skipOwned && <OwnedLeads filters={filters} ready={ready} />}
+      {ext?.columns && <Columns offered={ext.columns} />}
+      {ext?.fileLocale && <FileKind format={filters.format} />}
+    </div>
+  )
+}
+
+/** Purchased credits about to expire: one click caps this export to exactly them (charged only after the confirmation). */
+function ExpiringCredits({ expiring, cap, onCap }: { expiring: number; cap: number | null; onCap: (cap: number) => void }) {
+  const { t, i18n } = useTranslation('exports')
+  const formatted = formatNumber(i18n.language, expiring)
+  return (
+    <div className="space-y-2 rounded-md bg-amber-50 p-3 text-sm text-amber-900 dark:bg-amber-950/40 dark:text-amber-100" data-testid="expiring-hint">
+      <p>{t('expiringHint', { formatted })}</p>
+      {cap !== expiring && (
+        <Button variant="secondary" onClick={() => onCap(expiring)}>
+          {t('expiringCap', { formatted })}
+        </Button>
+      )}
     </div>
   )
 }
@@ -106,7 +128,7 @@ function FileKind({ format }: { format: ExportFormat }) {
       <legend className="mb-1 font-medium">{t('fileKind')}</legend>
       <div className="space-y-1">
         {options.map((o) => (
-          <label key={String(o.value)} className="flex min-h-10 items-start gap-2 py-1">
+          <label key={String(o.value)} className="grid min-h-10 grid-cols-[auto_1fr] items-start gap-x-2 py-1">
             <input
               type="radio"
               name={name}
@@ -114,10 +136,8 @@ function FileKind({ format }: { format: ExportFormat }) {
               checked={prefs.spreadsheet === o.value}
               onChange={() => setSpreadsheet(o.value)}
             />
-            <span>
-              <span className="block">{o.label}</span>
-              <span className="block text-xs text-slate-600 dark:text-slate-400">{o.hint}</span>
-            </span>
+            {o.label}
+            <span className="col-start-2 text-xs text-slate-600 dark:text-slate-400">{o.hint}</span>
           </label>
         ))}
       </div>

@@ -25,7 +25,24 @@ export function HistoryPage() {
   const page = pageFrom(params)
   const history = useQuery(searchHistoryOptions(page, PAGE_SIZE))
   const profile = useQuery(profileOptions())
-  const [freshFor, setFreshFor] = useState<number | null>(null)
+  // `?fresh=<id>` (from the account page's plan for expiring credits) opens that export's fresh-data check
+  const [freshFor, setFreshFor] = useState<number | null>(() => {
+    const id = Number(params.get('fresh'))
+    return Number.isInteger(id) && id > 0 ? id : null
+  })
+  const closeFresh = () => {
+    setFreshFor(null)
+    if (params.has('fresh')) {
+      setParams(
+        (prev) => {
+          const next = new URLSearchParams(prev)
+          next.delete('fresh')
+          return next
+        },
+        { replace: true },
+      )
+    }
+  }
 
   const goTo = (p: number) => {
     setParams((prev) => {
@@ -98,7 +115,7 @@ export function HistoryPage() {
         <Pagination page={page} pages={pages} onGo={goTo} busy={history.isPlaceholderData} />
       )}
 
-      {freshFor !== null && <DeltaDialog searchId={freshFor} onClose={() => setFreshFor(null)} />}
+      {freshFor !== null && <DeltaDialog searchId={freshFor} onClose={closeFresh} />}
     </main>
   )
 }
