@@ -58,7 +58,7 @@ export const ROUTE_MODULES: ReadonlyArray<readonly [RegExp, readonly string[]]> 
   [/^\/reset-password$/, ['reset-password']],
   [/^\/confirm-email$/, ['confirm-email']],
   [/^\/plans$/, ['shell', 'plans', 'en:plans']],
-  [/^\/(search)?$/, ['shell', 'search', 'en:search', 'en:exports']],
+  [/^\/(search)?$/, ['shell', 'search', 'en:search']],
   [/^\/exports\/[^/]+$/, ['shell', 'export-job', 'en:exports']],
   [/^\/history$/, ['shell', 'history', 'en:history']],
   [/^\/api-keys$/, ['shell', 'api-keys', 'en:apikeys']],

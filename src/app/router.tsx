@@ -37,7 +37,7 @@ export const router = createBrowserRouter([
             children: [
               { path: paths.plans, lazy: page(() => import('./routes/plans'), ['plans']) },
               { path: paths.home, element: <Navigate to={paths.search} replace /> },
-              { path: paths.search, lazy: page(() => import('./routes/search'), ['search', 'exports']) },
+              { path: paths.search, lazy: page(() => import('./routes/search'), ['search']) },
               { path: paths.exportJobPattern, lazy: page(() => import('./routes/export-job'), ['exports']) },
               { path: paths.history, lazy: page(() => import('./routes/history'), ['history']) },
               { path: paths.apiKeys, lazy: page(() => import('./routes/api-keys'), ['apikeys']) },

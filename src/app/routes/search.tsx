@@ -11,11 +11,12 @@ import { SearchBuilder } from '@/features/search/components/search-builder'
 import { usePreview } from '@/features/search/hooks/use-preview'
 import { useSearchFilters } from '@/features/search/hooks/use-search-filters'
 import { formatNumber } from '@/lib/format'
+import { loadPageNamespaces } from '@/lib/i18n'
 import { useDocumentTitle } from '@/lib/use-document-title'
 
-// the confirmation (and the export mutation) load when the person first asks to export
+// the confirmation (the export mutation and its strings) load when the person first asks to export
 const ExportConfirmDialog = lazy(() =>
-  import('@/features/exports/components/export-confirm-dialog').then((m) => ({
+  Promise.all([import('@/features/exports/components/export-confirm-dialog'), loadPageNamespaces(['exports'])]).then(([m]) => ({
     default: m.ExportConfirmDialog,
   })),
 )

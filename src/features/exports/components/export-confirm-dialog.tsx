@@ -35,6 +35,7 @@ export interface ExportConfirmDialogProps {
 /** Export with eyes open: the cost, who pays, the balance afterwards and the link's life, before anything is charged. */
 export function ExportConfirmDialog({ open, onClose, searchId, filters, totalCount, cap, format, onSetCap, onStarted }: ExportConfirmDialogProps) {
   const { t, i18n } = useTranslation('exports')
+  const { t: ts } = useTranslation('search')
   const n = (v: number) => formatNumber(i18n.language, v)
   const lng = i18n.resolvedLanguage ?? 'en'
   const profile = useProfile()
@@ -126,8 +127,8 @@ export function ExportConfirmDialog({ open, onClose, searchId, filters, totalCou
                 onChange={(e) => fileOptions.setSkipOwned(e.target.checked)}
               />
               <span>
-                {t('skipOwned')}{' '}
-                <span className="text-slate-600 dark:text-slate-400">({t('ownedLine', { formatted: n(ownedCount), total: n(totalCount) })})</span>
+                {ts('exportFile.skipOwned')}{' '}
+                <span className="text-slate-600 dark:text-slate-400">({ts('exportFile.ownedLine', { formatted: n(ownedCount), total: n(totalCount) })})</span>
               </span>
             </label>
           )}

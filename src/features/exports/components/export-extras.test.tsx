@@ -53,6 +53,7 @@ describe('export extensions in the search builder', () => {
     withExtensions()
     const queryClient = signedIn(7)
     const { unmount } = renderWithProviders(<ExportExtras filters={filters} ready onCap={() => {}} />, { queryClient })
+    await userEvent.click(await screen.findByRole('button', { name: /File/ }))
     expect(await screen.findByTestId('columns-summary')).toHaveTextContent('all 8')
     await userEvent.click(screen.getByRole('button', { name: 'Choose columns' }))
     await userEvent.click(await screen.findByRole('button', { name: 'Contact details only' }))
@@ -73,6 +74,7 @@ describe('export extensions in the search builder', () => {
 
     // another account in the same browser has its own choice
     renderWithProviders(<ExportExtras filters={filters} ready onCap={() => {}} />, { queryClient: signedIn(8) })
+    await userEvent.click(await screen.findByRole('button', { name: /File/ }))
     expect(await screen.findByTestId('columns-summary')).toHaveTextContent('all 8')
   })
 
@@ -81,6 +83,7 @@ describe('export extensions in the search builder', () => {
     await changeLanguage('de')
     try {
       renderWithProviders(<ExportExtras filters={{ ...filters, format: 'csv' }} ready onCap={() => {}} />, { queryClient: signedIn() })
+      await userEvent.click(await screen.findByRole('button', { name: /Datei/ }))
       const ready = await screen.findByRole('radio', { name: /Deutsch/ })
       expect(ready).toBeChecked()
       await waitFor(() => expect(ready.closest('label')).toHaveTextContent('„;“'))
