@@ -136,3 +136,24 @@ test('the plan for expiring credits leads to a confirmation of exactly the expir
   await expect(dialog.getByTestId('export-cost')).toHaveText('37 credits')
   await expect(dialog.getByTestId('balance-after')).toHaveText('0 credits')
 })
+
+test('in Hebrew: the owned leads, the file options and the confirmation read right to left, axe clean', async ({ page, request }) => {
+  const account = await newAccount(request, { subscription: 100_000, purchased: 20, purchased_expires_in_days: 2, plan_type: 'Pro' })
+  const auth = { Authorization: `Bearer ${account.token}` }
+  await request.patch('/api/user/profile/', { data: { preferred_language: 'he' }, headers: auth })
+  const pv = (await (await request.get('/api/companies/?countries=IL', { headers: auth })).json()) as { search_id: number }
+  expect((await request.post('/api/download-csv/', { data: { search_id: pv.search_id, export_format: 'csv', max_leads: 3 }, headers: auth })).status()).toBe(202)
+
+  await signIn(page, account, '/search?country=IL')
+  await expect(page.locator('html')).toHaveAttribute('dir', 'rtl')
+  await leadCount(page)
+  await expect(page.getByTestId('owned-leads')).toHaveAttribute('data-owned', '3')
+  await expect(page.getByTestId('expiring-hint')).toBeVisible()
+  await page.getByRole('button', { name: /^קובץ/ }).click()
+  await page.getByRole('button', { name: 'בחירת עמודות' }).click()
+  await expect(page.getByRole('radio', { name: /מוכן לגיליונות אלקטרוניים בעברית/ })).toBeChecked()
+  expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([])
+  await page.locator('[data-testid=export-open]:visible').first().click()
+  await expect(page.getByRole('dialog').getByTestId('export-saved')).toHaveText('3')
+  expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([])
+})
