@@ -87,8 +87,9 @@ describe('the built dashboard as a browser fetches it', () => {
     expect(html.indexOf('modulepreload')).toBeLessThan(html.indexOf('</head>'))
 
     const search = (await rawGet(`${svc.url}/search/`)).body.toString()
-    expect(hints(search).sort()).toEqual(['/assets/exports-l1.js', '/assets/form-f1.js', '/assets/search-l1.js', '/assets/search-q1.js', '/assets/shell-h1.js'])
-    // no other language, no other page's strings, and nothing for an address that is no page
+    expect(hints(search).sort()).toEqual(['/assets/form-f1.js', '/assets/search-l1.js', '/assets/search-q1.js', '/assets/shell-h1.js'])
+    // no other language, no other page's strings (the export confirmation's load with it), and nothing for an address that is no page
+    expect(search).not.toContain('exports-l1')
     expect(search).not.toContain('search-d1')
     expect(search).not.toContain('account-l1')
     expect(hints((await rawGet(`${svc.url}/no-such-page`)).body.toString())).toEqual([])
