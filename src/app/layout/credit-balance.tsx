@@ -33,7 +33,7 @@ export function CreditBalance({ className = '' }: { className?: string }) {
   const total = profile?.total_credits
   const aboveTotal = left !== undefined && total !== undefined && left > total
   return (
-    <section aria-label={t('credits.label')} className={className}>
+    <section aria-label={t('credits.label')} className={`flex flex-wrap items-center gap-x-4 gap-y-0.5 ${className}`}>
       <dl className="flex flex-wrap items-center gap-x-4 gap-y-0.5 text-xs leading-tight">
         <div className="flex gap-1">
           <dt className="text-slate-600 dark:text-slate-400">{t('credits.subscription')}</dt>
@@ -47,18 +47,13 @@ export function CreditBalance({ className = '' }: { className?: string }) {
             {n(profile?.purchased_credits_available)}
           </dd>
         </div>
-        {/* purchased credits about to expire: the account page has a plan to use exactly them */}
-        {(profile?.purchased_credits_expiring_soon ?? 0) > 0 && (
-          <div>
-            <dt className="sr-only">{t('credits.purchased')}</dt>
-            <dd>
-              <Link to={`${paths.account}#expiring`} className="font-medium text-amber-800 underline dark:text-amber-300" data-testid="credits-expiring">
-                {t('credits.expiring', { formatted: n(profile?.purchased_credits_expiring_soon) })}
-              </Link>
-            </dd>
-          </div>
-        )}
       </dl>
+      {/* purchased credits about to expire: the account page has a plan to use exactly them */}
+      {(profile?.purchased_credits_expiring_soon ?? 0) > 0 && (
+        <Link to={`${paths.account}#expiring`} className="text-xs font-medium text-amber-800 underline dark:text-amber-300" data-testid="credits-expiring">
+          {t('credits.expiring', { formatted: n(profile?.purchased_credits_expiring_soon) })}
+        </Link>
+      )}
     </section>
   )
 }
