@@ -154,6 +154,12 @@ test('build a search by keyboard, export CSV and capped Excel; files and balance
   const cap = Math.max(1, Math.min(count - 1, 3))
   await page.goto(searchUrl)
   expect(await previewCount(page)).toBe(count)
+  // every lead of this search is already the account's: skipped by default, so buying them again is a choice
+  const all = count.toLocaleString('en-US')
+  await expect(page.getByText(`Leads you already have: ${all} of ${all}`)).toBeVisible()
+  const skip = page.getByRole('checkbox', { name: /^Skip leads I already have/ })
+  await expect(skip).toBeChecked()
+  await skip.uncheck()
   await page.getByLabel('Most leads to export').fill(String(cap))
   await page.getByLabel('Excel (XLSX)').click()
   await expect(page.getByLabel('Excel (XLSX)')).toBeChecked()
