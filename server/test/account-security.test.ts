@@ -1,5 +1,5 @@
 import http from 'node:http'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { startTestService, type TestService } from './helpers.ts'
 import {
   advanceClock,
@@ -200,6 +200,33 @@ describe('sessions', () => {
     // the family is ended: its access tokens at once, its newest refresh token too
     expect((await svc.request('/api/user/profile/', { token: pa.access })).status).toBe(401)
     expect((await post('/api/token/refresh/', { refresh: pa.refresh })).status).toBe(401)
+  })
+
+  it('many refreshes of one token at once all succeed with the same successor; the session lives on', async () => {
+    const u = await signUp(svc)
+    const answers = await Promise.all(Array.from({ length: 12 }, () => post('/api/token/refresh/', { refresh: u.refresh })))
+    expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200))
+    const pairs = await Promise.all(answers.map((a) => body<{ access: string; refresh: string }>(a)))
+    expect(new Set(pairs.map((p) => p.refresh)).size).toBe(1)
+    expect((await svc.request('/api/user/profile/', { token: pairs[0]!.access })).status).toBe(200)
+    expect((await post('/api/token/refresh/', { refresh: pairs[0]!.refresh })).status).toBe(200)
+  })
+
+  it('a refresh that read the clock before the rotation it waited on is concurrent, not a replay', async () => {
+    const u = await signUp(svc)
+    const first = await post('/api/token/refresh/', { refresh: u.refresh })
+    expect(first.status).toBe(200)
+    // what the loser of a race sees: its "now" predates the winner's rotation by a moment
+    const clock = svc.deps.clock
+    const real = clock.now.bind(clock)
+    const spy = vi.spyOn(clock, 'now').mockImplementation(() => new Date(real().getTime() - 1500))
+    try {
+      const late = await post('/api/token/refresh/', { refresh: u.refresh })
+      expect(late.status).toBe(200)
+      expect((await body<{ refresh: string }>(late)).refresh).toBe((await body<{ refresh: string }>(first)).refresh)
+    } finally {
+      spy.mockRestore()
+    }
   })
 
   it('sign-out at the service: the refresh token and the session’s access tokens are refused at once; other sessions live on', async () => {

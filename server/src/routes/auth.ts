@@ -394,8 +394,10 @@ export function registerAuthRoutes(app: OpenAPIHono<AppEnv>) {
       if (row.rotated_at) {
         // Within the grace window a retry or a second tab gets the successor it (or the other) got,
         // as long as that successor is itself still unused.
+        // A request that read the clock before the rotation it waited on has a negative age: it is
+        // concurrent, not a replay (treating it as reuse ended the session of two tabs refreshing at once).
         const age = now.getTime() - new Date(row.rotated_at).getTime()
-        if (age >= 0 && age <= REFRESH_GRACE_SECONDS * 1000 && row.replaced_by) {
+        if (age <= REFRESH_GRACE_SECONDS * 1000 && row.replaced_by) {
           const successor = (
             await q.query<{ jti: string; user_id: number; family_id: string; created_at: Date }>(
               'SELECT jti, user_id, family_id, created_at FROM refresh_tokens WHERE jti = $1 AND rotated_at IS NULL AND revoked_at IS NULL',
