@@ -117,6 +117,7 @@ for (const lng of LANGUAGES) {
 // must use the language's word for it (a pattern admitting its inflections), in every namespace.
 const glossary = JSON.parse(readFileSync('locales/glossary.json', 'utf8'))
 const unsettled = []
+const names = new Set(glossary.names ?? [])
 for (const lng of LANGUAGES) {
   if (lng === 'en') continue
   const words = glossary.languages[lng] ?? {}
@@ -128,8 +129,11 @@ for (const lng of LANGUAGES) {
     for (const [term, word] of Object.entries(words)) {
       const inEnglish = new RegExp(glossary.terms[term].en, 'iu')
       const inLanguage = new RegExp(word, 'iu')
-      for (const [key, value] of en) {
-        const translated = tr.get(key)
+      for (const [key, translated] of tr) {
+        if (names.has(`${ns}:${key}`)) continue
+        // a plural form English lacks (_few, _many, _two…) answers to English's _other
+        const plural = /^(.*)_(zero|one|two|few|many|other)$/.exec(key)
+        const value = en.get(key) ?? (plural ? en.get(`${plural[1]}_other`) : undefined)
         if (typeof value === 'string' && typeof translated === 'string' && inEnglish.test(value) && !inLanguage.test(translated)) {
           problems.push(`${lng}/${ns}: "${key}" does not use the glossary's word for ${term} (/${word}/): ${translated}`)
         }
