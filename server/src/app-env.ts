@@ -10,6 +10,16 @@ export interface Deps {
   kickExports: () => void
 }
 
+/** What an API key may do (issue 12, extension `scoped_api_keys`). */
+export type KeyScope = 'read' | 'export'
+
+export interface ApiKeyCredential {
+  id: string
+  scope: KeyScope
+  /** Credits this key may spend per calendar month (UTC); null: only the balance limits it. */
+  monthlyCap: number | null
+}
+
 export interface AppEnv {
   Variables: {
     deps: Deps
@@ -17,5 +27,7 @@ export interface AppEnv {
     user: { id: number }
     /** 'jwt:<user id>' or 'key:<key id>': what the rate limit counts by. */
     credential: string
+    /** The API key of the request (scope, cap), or null for a password session. Set by requireAuth. */
+    apiKey: ApiKeyCredential | null
   }
 }

@@ -27,7 +27,17 @@ describe('API keys', () => {
     expect(res.status).toBe(201)
     const { token, api_key } = await body<{ token: string; api_key: ApiKey }>(res)
     expect(token).toMatch(/^lds_[0-9A-Za-z]{40}$/)
-    expect(api_key).toEqual({ id: expect.any(String), token_key: token.slice(0, 8), created: expect.any(String), expiry: null })
+    expect(api_key).toEqual({
+      id: expect.any(String),
+      token_key: token.slice(0, 8),
+      created: expect.any(String),
+      expiry: null,
+      // extension scoped_api_keys: a key made without them reads and exports, uncapped
+      scope: 'export',
+      monthly_credit_cap: null,
+      credits_spent_this_period: 0,
+      period_start: expect.any(String),
+    })
     expect(new Date(api_key.created).toISOString()).toBe(api_key.created)
     const keys = await list(u.access)
     expect(keys).toEqual([api_key])

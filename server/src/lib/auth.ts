@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { SignJWT, jwtVerify } from 'jose'
 import { randomUUID } from 'node:crypto'
 import type { MiddlewareHandler } from 'hono'
-import type { AppEnv } from '../app-env.ts'
+import type { AppEnv, KeyScope } from '../app-env.ts'
 import { HttpError, tokenNotValid, unauthorized } from './errors.ts'
 import { clientAddress, failedAuth, throttled } from './rate-limit.ts'
 
@@ -141,15 +141,17 @@ async function authenticate(c: Parameters<MiddlewareHandler<AppEnv>>[0]): Promis
     if (found.session_ended) throw tokenNotValid('This session has been ended')
     c.set('user', { id: claims.userId })
     c.set('credential', `jwt:${claims.userId}`)
+    c.set('apiKey', null)
     return
   }
   const row = (
-    await db.query<{ id: string; user_id: number; expiry: Date | null; revoked_at: Date | null }>(
-      'SELECT id, user_id, expiry, revoked_at FROM api_keys WHERE key_hash = $1',
+    await db.query<{ id: string; user_id: number; expiry: Date | null; revoked_at: Date | null; scope: KeyScope; monthly_credit_cap: number | null }>(
+      'SELECT id, user_id, expiry, revoked_at, scope, monthly_credit_cap FROM api_keys WHERE key_hash = $1',
       [hashApiKey(token)],
     )
   ).rows[0]
   if (!row || row.revoked_at || (row.expiry && new Date(row.expiry) <= now)) throw tokenNotValid('Invalid API key.')
   c.set('user', { id: row.user_id })
   c.set('credential', `key:${row.id}`)
+  c.set('apiKey', { id: row.id, scope: row.scope, monthlyCap: row.monthly_credit_cap })
 }

@@ -20,6 +20,11 @@ export const ERROR_CODES = {
   },
   email_not_confirmed: { params: [], doc: '403: exports wait until the sign-up address is confirmed.' },
   api_key_not_allowed: { params: [], doc: '403: this needs a password sign-in; an API key cannot do it.' },
+  api_key_read_only: { params: [], doc: '403 (extension `scoped_api_keys`): a read-only key cannot start exports or change anything.' },
+  api_key_cap_reached: {
+    params: ['cap', 'spent', 'required_credits'],
+    doc: '403 (extension `scoped_api_keys`): the export would take the key past its monthly credit cap (also as `validation_code`).',
+  },
   forbidden: { params: [], doc: '403: the credential may not do this (e.g. a tampered download signature).' },
   not_found: { params: [], doc: '404: no such resource for this account.' },
   conflict: { params: ['status'], doc: '409: the resource is not in a state that allows this (e.g. retrying an export that did not fail).' },

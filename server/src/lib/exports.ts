@@ -3,6 +3,8 @@ import type { Db, Queryable } from '../db/db.ts'
 import { balanceOf, chargeCredits, insufficientCredits, loadAccount, type Account } from './credits.ts'
 import { badRequest, HttpError, notFound } from './errors.ts'
 import { normaliseFilters, type Filters } from './filters.ts'
+import type { ApiKeyCredential } from '../app-env.ts'
+import { checkKeyCap } from './key-scope.ts'
 import { countMatches, recordExportLeads, type LeadSet } from './lead-sets.ts'
 
 /**
@@ -41,6 +43,8 @@ export interface ExportRow {
   completed_at: Date | null
   expires_at: Date | null
   error: string | null
+  /** The API key that started it (issue 12); null for a password session. */
+  api_key_id?: string | null
   /** Extensions (issue 11): leave out leads the account already has; the file's columns and locale. */
   /** The export's leads are fixed in export_leads (every export since issue 11). */
   leads_recorded: boolean
@@ -74,13 +78,15 @@ async function insertExport(
     now: Date
     options: ExportOptions
     skippedOwned: number
+    /** The API key that started it (null for a password session). */
+    apiKey: ApiKeyCredential | null
   },
 ): Promise<number> {
   const { rows } = await q.query<{ id: number }>(
     `INSERT INTO searches (user_id, kind, filters, filters_hash, created_at, source_search_id, delta_of, status,
                            lead_count, credits_charged, export_format, max_leads, capped, created_after, snapshot_at,
-                           skip_owned, skipped_owned, columns, file_locale)
-     VALUES ($1, 'export', $2, '', $3, $4, $5, 'PENDING', $6, $7, $8, $9, $10, $11, $3, $12, $13, $14, $15) RETURNING id`,
+                           skip_owned, skipped_owned, columns, file_locale, api_key_id)
+     VALUES ($1, 'export', $2, '', $3, $4, $5, 'PENDING', $6, $7, $8, $9, $10, $11, $3, $12, $13, $14, $15, $16) RETURNING id`,
     [
       e.userId,
       JSON.stringify(e.filters),
@@ -97,6 +103,7 @@ async function insertExport(
       e.skippedOwned,
       e.options.columns === null ? null : JSON.stringify(e.options.columns),
       e.options.fileLocale,
+      e.apiKey?.id ?? null,
     ],
   )
   return rows[0]!.id
@@ -112,6 +119,9 @@ async function createExport(
   account: Account,
   e: Parameters<typeof insertExport>[1] & { set: LeadSet; limit: number | null; charge: (recorded: number) => number },
 ): Promise<{ id: number; leadCount: number; credits: number }> {
+  // A key's monthly cap, counted after the account row is locked (concurrent exports wait their turn),
+  // before this export's row exists; what it is charged below is at most e.credits.
+  await checkKeyCap(q, e.apiKey, e.credits, e.now)
   const id = await insertExport(q, e)
   const recorded = await recordExportLeads(q, id, e.userId, e.set, e.limit)
   const credits = e.charge(recorded)
@@ -134,7 +144,15 @@ export interface StartedExport {
 /** POST /api/download-csv/: one transaction, charge and queue; the caller kicks the worker. */
 export async function startExport(
   db: Db,
-  req: { userId: number; searchId: number; format: ExportFormat; maxLeads: number | null; now: Date; options?: ExportOptions },
+  req: {
+    userId: number
+    searchId: number
+    format: ExportFormat
+    maxLeads: number | null
+    now: Date
+    options?: ExportOptions
+    apiKey?: ApiKeyCredential | null
+  },
 ): Promise<StartedExport> {
   const options = req.options ?? PLAIN_EXPORT
   return db.tx(async (q) => {
@@ -185,6 +203,7 @@ export async function startExport(
       now: req.now,
       options,
       skippedOwned,
+      apiKey: req.apiKey ?? null,
       set,
       limit: leadCount,
       charge: (recorded) => recorded,
@@ -276,7 +295,7 @@ async function boughtSoFar(q: Queryable, userId: number, exportId: number): Prom
  */
 export async function downloadDelta(
   db: Db,
-  req: { userId: number; searchId: number; dryRun: boolean; now: Date },
+  req: { userId: number; searchId: number; dryRun: boolean; now: Date; apiKey?: ApiKeyCredential | null },
 ): Promise<{ httpStatus: 200 | 202 | 403 | 409; body: DeltaResult }> {
   return db.tx(async (q) => {
     const account = await loadAccount(q, req.userId, req.now, !req.dryRun)
@@ -362,6 +381,7 @@ export async function downloadDelta(
       // the same kind of file as the original's
       options: { skipOwned: original.skip_owned, columns: original.columns, fileLocale: original.file_locale },
       skippedOwned: 0,
+      apiKey: req.apiKey ?? null,
       set,
       limit: null,
       // a capped original's full expansion is charged the difference (interface 4.3 rule 2), whatever was recorded

@@ -1,8 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi'
-import type { AppEnv } from '../app-env.ts'
+import type { AppEnv, KeyScope } from '../app-env.ts'
 import { hashApiKey } from '../lib/auth.ts'
 import { authed, security } from '../lib/authed.ts'
+import { capPeriodStart, KEY_SCOPES, keySpend } from '../lib/key-scope.ts'
 import { badRequest, HttpError, notFound } from '../lib/errors.ts'
 import { authErrors, jsonBody, jsonError, refuseNul, safeString } from '../lib/schemas.ts'
 
@@ -26,6 +27,19 @@ const ApiKeySchema = z
     token_key: z.string().openapi({ description: 'The first characters of the key.' }),
     created: z.string().openapi({ format: 'date-time' }),
     expiry: z.string().nullable().openapi({ format: 'date-time' }),
+    scope: z.enum(KEY_SCOPES).optional().openapi({
+      description: 'Extension `scoped_api_keys`: `read` (search, preview, history, downloads) or `export` (also starts exports).',
+      'x-extension': true,
+    }),
+    monthly_credit_cap: z.number().int().nullable().optional().openapi({
+      description: 'Extension `scoped_api_keys`: credits the key may spend per calendar month (UTC); null for no cap.',
+      'x-extension': true,
+    }),
+    credits_spent_this_period: z.number().int().optional().openapi({
+      description: 'Extension `scoped_api_keys`: credits charged this calendar month (UTC) by exports the key started.',
+      'x-extension': true,
+    }),
+    period_start: z.string().optional().openapi({ format: 'date-time', description: 'Extension `scoped_api_keys`: where this period began.', 'x-extension': true }),
   })
   .openapi('ApiKey')
 
@@ -37,6 +51,18 @@ const CreateBody = z
       .nullable()
       .optional()
       .openapi({ description: 'ISO 8601 date-time; omit (or null) for a key that does not expire.' }),
+    scope: z
+      .enum(KEY_SCOPES, { message: 'Must be "read" or "export".' })
+      .optional()
+      .openapi({ description: 'Extension `scoped_api_keys`: what the key may do (default `export`).', 'x-extension': true }),
+    monthly_credit_cap: z
+      .number({ message: 'Must be a whole number of credits.' })
+      .int({ message: 'Must be a whole number of credits.' })
+      .min(1)
+      .max(1_000_000_000)
+      .nullable()
+      .optional()
+      .openapi({ description: 'Extension `scoped_api_keys`: at most this many credits per calendar month (UTC); omit or null for none.', 'x-extension': true }),
   })
   .openapi('ApiKeyCreate')
 
@@ -45,12 +71,19 @@ interface KeyRow {
   token_key: string
   created_at: Date
   expiry: Date | null
+  scope: KeyScope
+  monthly_credit_cap: number | null
 }
-const toJson = (k: KeyRow) => ({
+const KEY_COLUMNS = 'id, token_key, created_at, expiry, scope, monthly_credit_cap'
+const toJson = (k: KeyRow, spent: number, periodStart: Date) => ({
   id: k.id,
   token_key: k.token_key,
   created: new Date(k.created_at).toISOString(),
   expiry: k.expiry ? new Date(k.expiry).toISOString() : null,
+  scope: k.scope,
+  monthly_credit_cap: k.monthly_credit_cap,
+  credits_spent_this_period: spent,
+  period_start: periodStart.toISOString(),
 })
 
 const listRoute = createRoute({
@@ -90,16 +123,24 @@ const revokeRoute = createRoute({
   middleware: authed,
   security,
   request: { params: z.object({ key_id: safeString().max(100).openapi({ param: { name: 'key_id', in: 'path' } }) }) },
-  responses: { 204: { description: 'Revoked' }, 404: jsonError('No such key of the caller'), ...authErrors },
+  responses: {
+    204: { description: 'Revoked' },
+    403: jsonError('Called with another API key: a key can revoke only itself (`code: api_key_not_allowed`)'),
+    404: jsonError('No such key of the caller'),
+    ...authErrors,
+  },
 })
 
 export function registerApiKeyRoutes(app: OpenAPIHono<AppEnv>) {
   app.openapi(listRoute, async (c) => {
-    const { rows } = await c.var.deps.db.query<KeyRow>(
-      'SELECT id, token_key, created_at, expiry FROM api_keys WHERE user_id = $1 AND revoked_at IS NULL ORDER BY created_at DESC, id',
+    const { db, clock } = c.var.deps
+    const now = clock.now()
+    const { rows } = await db.query<KeyRow>(
+      `SELECT ${KEY_COLUMNS} FROM api_keys WHERE user_id = $1 AND revoked_at IS NULL ORDER BY created_at DESC, id`,
       [c.var.user.id],
     )
-    return c.json(rows.map(toJson), 200)
+    const spent = await keySpend(db, rows.map((r) => r.id), now)
+    return c.json(rows.map((r) => toJson(r, spent.get(r.id) ?? 0, capPeriodStart(now))), 200)
   })
 
   app.openapi(createKeyRoute, async (c) => {
@@ -130,18 +171,31 @@ export function registerApiKeyRoutes(app: OpenAPIHono<AppEnv>) {
         )
       }
       const { rows } = await q.query<KeyRow>(
-        `INSERT INTO api_keys (id, user_id, token_key, key_hash, created_at, expiry) VALUES ($1, $2, $3, $4, $5, $6)
-         RETURNING id, token_key, created_at, expiry`,
-        [randomUUID(), c.var.user.id, token.slice(0, API_KEY_PREFIX_LENGTH), hashApiKey(token), now, expiry],
+        `INSERT INTO api_keys (id, user_id, token_key, key_hash, created_at, expiry, scope, monthly_credit_cap)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${KEY_COLUMNS}`,
+        [
+          randomUUID(),
+          c.var.user.id,
+          token.slice(0, API_KEY_PREFIX_LENGTH),
+          hashApiKey(token),
+          now,
+          expiry,
+          body.scope ?? 'export',
+          body.monthly_credit_cap ?? null,
+        ],
       )
       return rows[0]!
     })
-    return c.json({ token, api_key: toJson(row) }, 201)
+    return c.json({ token, api_key: toJson(row, 0, capPeriodStart(now)) }, 201)
   })
 
   app.openapi(revokeRoute, async (c) => {
     const { key_id } = c.req.valid('param')
     const { db, clock } = c.var.deps
+    // A stolen key must not lock its owner's other programs out: a key can revoke only itself.
+    if (c.var.apiKey && c.var.apiKey.id !== key_id) {
+      throw new HttpError(403, { detail: 'An API key can revoke only itself. Sign in with the password to revoke other keys.', code: 'api_key_not_allowed' })
+    }
     const { rows } = await db.query(
       'UPDATE api_keys SET revoked_at = $3 WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL RETURNING id',
       [key_id, c.var.user.id, clock.now()],

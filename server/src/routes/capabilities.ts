@@ -2,6 +2,7 @@ import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi'
 import type { AppEnv } from '../app-env.ts'
 import { authed, security } from '../lib/authed.ts'
 import { EXPORT_COLUMNS } from '../lib/file-locale.ts'
+import { KEY_SCOPES } from '../lib/key-scope.ts'
 import { authErrors, LANGUAGES } from '../lib/schemas.ts'
 
 /**
@@ -25,6 +26,8 @@ export const EXTENSIONS: Record<string, { version: number } & Record<string, unk
   export_columns: { version: 1, columns: [...EXPORT_COLUMNS] },
   /** `file_locale` on POST /api/download-csv/: headers, separator and decimal mark of a language; BOM; RTL sheet for Hebrew. */
   file_locale: { version: 1, languages: [...LANGUAGES] },
+  /** `scope` and `monthly_credit_cap` on API keys; exports record their key (`api_key` on history entries). */
+  scoped_api_keys: { version: 1, scopes: [...KEY_SCOPES] },
 }
 
 const CapabilitiesSchema = z

@@ -5,6 +5,7 @@ import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi'
 import type { AppEnv } from '../app-env.ts'
 import { authed, security } from '../lib/authed.ts'
 import { HttpError, gone, notFound } from '../lib/errors.ts'
+import { refuseReadOnlyKey } from '../lib/key-scope.ts'
 import { signDownload, startExport, verifyDownloadSignature, type ExportRow } from '../lib/exports.ts'
 import { rateLimit } from '../lib/rate-limit.ts'
 import { EXPORT_COLUMNS } from '../lib/file-locale.ts'
@@ -96,7 +97,11 @@ const startRoute = createRoute({
   responses: {
     202: { description: 'Queued and charged', content: { 'application/json': { schema: StartedSchema } } },
     400: jsonError('Invalid input, or nothing to export'),
-    403: { description: 'Not enough credits; nothing charged', content: { 'application/json': { schema: InsufficientCreditsSchema } } },
+    403: {
+      description:
+        'Not enough credits; nothing charged. Extension `scoped_api_keys`: `code: api_key_read_only` for a read-only key, `api_key_cap_reached` (with `cap`, `spent`, `required_credits`) when the key’s monthly cap would be passed.',
+      content: { 'application/json': { schema: InsufficientCreditsSchema } },
+    },
     404: jsonError('No such search of the caller'),
     ...authErrors,
   },
@@ -186,6 +191,7 @@ export function registerExportRoutes(app: OpenAPIHono<AppEnv>) {
 
   app.openapi(startRoute, async (c) => {
     const body = c.req.valid('json')
+    refuseReadOnlyKey(c, 'start an export')
     const { db, clock, kickExports } = c.var.deps
     const started = await startExport(db, {
       userId: c.var.user.id,
@@ -194,6 +200,7 @@ export function registerExportRoutes(app: OpenAPIHono<AppEnv>) {
       maxLeads: body.max_leads ?? null,
       now: clock.now(),
       options: { skipOwned: body.skip_owned === true, columns: body.columns ?? null, fileLocale: body.file_locale ?? null },
+      apiKey: c.var.apiKey,
     })
     kickExports()
     return c.json(started, 202)

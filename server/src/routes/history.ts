@@ -3,6 +3,7 @@ import type { AppEnv } from '../app-env.ts'
 import { authed, security } from '../lib/authed.ts'
 import { HttpError, notFound } from '../lib/errors.ts'
 import { downloadDelta, type ExportRow } from '../lib/exports.ts'
+import { refuseReadOnlyKey } from '../lib/key-scope.ts'
 import { authErrors, idParam, INT32_MAX, jsonBody, jsonError, safeString } from '../lib/schemas.ts'
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null)
@@ -28,12 +29,21 @@ const HistoryEntrySchema = z
     file_removed: z.boolean().optional().openapi({
       description: 'Extension: true once the file was deleted after its link expired (the entry stays).',
     }),
+    api_key: z
+      .object({ id: z.string(), token_key: z.string() })
+      .nullable()
+      .optional()
+      .openapi({ description: 'Extension `scoped_api_keys`: the API key that started the export (null: a signed-in session).', 'x-extension': true }),
   })
   .openapi('HistoryEntry')
 
 type HistoryEntry = z.infer<typeof HistoryEntrySchema>
 
-function toEntry(r: ExportRow): HistoryEntry {
+/** An export row with the prefix of the key that started it (LEFT JOIN api_keys). */
+type EntryRow = ExportRow & { api_key_token_key?: string | null }
+const ENTRY_SELECT = 'SELECT s.*, k.token_key AS api_key_token_key FROM searches s LEFT JOIN api_keys k ON k.id = s.api_key_id'
+
+function toEntry(r: EntryRow): HistoryEntry {
   return {
     search_id: r.id,
     filters: r.filters && typeof r.filters === 'object' ? (r.filters as Record<string, unknown>) : {},
@@ -52,6 +62,7 @@ function toEntry(r: ExportRow): HistoryEntry {
     expires_at: iso(r.expires_at),
     error: r.error,
     file_removed: r.file_removed_at !== null && r.file_removed_at !== undefined,
+    api_key: r.api_key_id && r.api_key_token_key ? { id: r.api_key_id, token_key: r.api_key_token_key } : null,
   }
 }
 
@@ -158,7 +169,11 @@ const deltaRoute = createRoute({
     200: { description: 'Validated (`ok`), or rejected with `no_new_leads`', ...delta },
     202: { description: 'Started: the new export’s id is in search_id', ...delta },
     400: jsonError('Invalid input'),
-    403: { description: 'Rejected: `insufficient_credits` or `fresh_exports_not_allowed`', ...delta },
+    403: {
+      description:
+        'Rejected: `insufficient_credits` or `fresh_exports_not_allowed`. Extension `scoped_api_keys` (a starting request only): `code: api_key_read_only`, or `api_key_cap_reached` past the key’s monthly cap.',
+      ...delta,
+    },
     404: jsonError('No such export of the caller'),
     409: { description: 'Rejected: `not_completed`', ...delta },
     ...authErrors,
@@ -179,6 +194,7 @@ const retryRoute = createRoute({
       content: { 'application/json': { schema: z.object({ search_id: z.number().int(), status: z.string() }).openapi('RetryResult') } },
     },
     400: jsonError('Invalid input'),
+    403: jsonError('Extension `scoped_api_keys`: a read-only key (`code: api_key_read_only`)'),
     404: jsonError('No such export of the caller'),
     409: jsonError('Only a failed export can be retried'),
     ...authErrors,
@@ -203,9 +219,9 @@ export function registerHistoryRoutes(app: OpenAPIHono<AppEnv>) {
         .rows[0]?.n ?? 0
     const pages = Math.max(1, Math.ceil(count / page_size))
     if (page > pages) throw notFound('Invalid page.')
-    const { rows } = await db.query<ExportRow>(
-      `SELECT * FROM searches WHERE user_id = $1 AND kind = 'export'
-        ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
+    const { rows } = await db.query<EntryRow>(
+      `${ENTRY_SELECT} WHERE s.user_id = $1 AND s.kind = 'export'
+        ORDER BY s.created_at DESC, s.id DESC LIMIT $2 OFFSET $3`,
       [userId, page_size, (page - 1) * page_size],
     )
     return c.json(
@@ -222,7 +238,7 @@ export function registerHistoryRoutes(app: OpenAPIHono<AppEnv>) {
   app.openapi(entryRoute, async (c) => {
     const { search_id } = c.req.valid('param')
     const row = (
-      await c.var.deps.db.query<ExportRow>("SELECT * FROM searches WHERE id = $1 AND user_id = $2 AND kind = 'export'", [
+      await c.var.deps.db.query<EntryRow>(`${ENTRY_SELECT} WHERE s.id = $1 AND s.user_id = $2 AND s.kind = 'export'`, [
         search_id,
         c.var.user.id,
       ])
@@ -234,12 +250,15 @@ export function registerHistoryRoutes(app: OpenAPIHono<AppEnv>) {
   app.openapi(deltaRoute, async (c) => {
     const { search_id } = c.req.valid('param')
     const body = c.req.valid('json') ?? {}
+    const dryRun = body.dry_run === true
+    if (!dryRun) refuseReadOnlyKey(c, 'start a fresh-data export')
     const { db, clock, kickExports } = c.var.deps
     const { httpStatus, body: result } = await downloadDelta(db, {
       userId: c.var.user.id,
       searchId: search_id,
-      dryRun: body.dry_run === true,
+      dryRun,
       now: clock.now(),
+      apiKey: c.var.apiKey,
     })
     if (result.status === 'started') kickExports()
     return c.json(result, httpStatus)
@@ -247,6 +266,7 @@ export function registerHistoryRoutes(app: OpenAPIHono<AppEnv>) {
 
   app.openapi(retryRoute, async (c) => {
     const { search_id } = c.req.valid('param')
+    refuseReadOnlyKey(c, 'retry an export')
     const { db, kickExports } = c.var.deps
     const userId = c.var.user.id
     const { rows } = await db.query<{ id: number }>(

@@ -1,5 +1,6 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi'
 import type { AppEnv } from '../app-env.ts'
+import { refuseReadOnlyKey } from '../lib/key-scope.ts'
 import type { Queryable } from '../db/db.ts'
 import { authed, security } from '../lib/authed.ts'
 import { balanceOf, loadAccount } from '../lib/credits.ts'
@@ -104,7 +105,7 @@ const patchProfile = createRoute({
   responses: {
     200: { description: 'Updated user', content: { 'application/json': { schema: UserSchema } } },
     400: jsonError('Invalid input, read-only field, email taken, or current password missing or wrong'),
-    403: jsonError('An API key tried to change the email (`code: api_key_not_allowed`)'),
+    403: jsonError('An API key tried to change the email (`code: api_key_not_allowed`), or a read-only key any field (`code: api_key_read_only`)'),
     ...authErrors,
   },
 })
@@ -151,6 +152,7 @@ export function registerProfileRoutes(app: OpenAPIHono<AppEnv>) {
 
   app.openapi(patchProfile, async (c) => {
     const body = c.req.valid('json')
+    refuseReadOnlyKey(c, 'change the profile')
     const { db, clock } = c.var.deps
     const userId = c.var.user.id
     const readOnly: Record<string, string[]> = {}
