@@ -98,3 +98,41 @@ test('a past expiry date is refused before sending; a future one is listed', asy
   const row = page.getByRole('row').filter({ hasText: 'Active' })
   await expect(row).toContainText(String(nextYear))
 })
+
+test('a key made read-only (the default) searches but its export is refused; an export key with a cap shows what it spent', async ({ page, request }) => {
+  const a = await newAccount(request)
+  await signIn(page, a, '/api-keys')
+  const rights = page.getByRole('group', { name: 'What the key may do' })
+  await expect(rights.getByRole('radio', { name: /Search and download only/ })).toBeChecked()
+  await page.getByRole('button', { name: 'Create key' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Your new API key' })
+  const key = await dialog.getByLabel('Full API key').inputValue()
+  await dialog.getByRole('checkbox', { name: /I have copied the key/ }).check()
+  await dialog.getByRole('button', { name: 'Done' }).click()
+  await expect(page.getByRole('row').filter({ hasText: 'Read only' })).toHaveCount(1)
+
+  const headers = { Authorization: `Bearer ${key}` }
+  const found = await request.get('/api/companies/?countries=DE', { headers })
+  expect(found.status()).toBe(200)
+  const { search_id } = (await found.json()) as { search_id: number }
+  const refused = await request.post('/api/download-csv/', { headers, data: { search_id, export_format: 'csv', max_leads: 1 } })
+  expect(refused.status()).toBe(403)
+  expect(await refused.json()).toMatchObject({ code: 'api_key_read_only' })
+
+  // an export key with a cap of 2: one export of 2 leads, then the list shows the cap used up
+  await rights.getByRole('radio', { name: /Also start exports/ }).check()
+  await page.getByLabel('Monthly credit cap (optional)').fill('2')
+  await page.getByRole('button', { name: 'Create key' }).click()
+  const second = await dialog.getByLabel('Full API key').inputValue()
+  await dialog.getByRole('checkbox', { name: /I have copied the key/ }).check()
+  await dialog.getByRole('button', { name: 'Done' }).click()
+  const exportKey = { Authorization: `Bearer ${second}` }
+  expect((await request.post('/api/download-csv/', { headers: exportKey, data: { search_id, export_format: 'csv', max_leads: 2 } })).status()).toBe(202)
+  const over = await request.post('/api/download-csv/', { headers: exportKey, data: { search_id, export_format: 'csv', max_leads: 1 } })
+  expect(await over.json()).toMatchObject({ code: 'api_key_cap_reached', cap: 2, spent: 2 })
+  await page.reload()
+  await expect(page.getByRole('row').filter({ hasText: 'Export' }).getByTestId('key-spent')).toHaveText('2 of 2 credits')
+  await page.screenshot({ path: 'test-results/screens/api-keys-scoped.png', fullPage: true })
+  const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()
+  expect(axe.violations.map((v) => v.id)).toEqual([])
+})

@@ -10,6 +10,8 @@ const usagePageSchema = z.object({
     z.object({
       created_at: z.string(),
       credits_charged: z.pipe(z.nullish(z.number()), z.transform((v) => v ?? 0)),
+      // extension scoped_api_keys: the key that started the export (absent or null: the dashboard)
+      api_key: z.nullish(z.object({ token_key: z.string() })),
     }),
   ),
 })
@@ -22,7 +24,11 @@ export interface WeekUsage {
   /** Monday 00:00 local time of the week. */
   start: Date
   credits: number
+  /** The same credits by what started the exports: an API key's prefix, or '' for a signed-in session. */
+  bySource: Record<string, number>
 }
+
+type UsageEntry = { created_at: string; credits_charged: number; api_key?: { token_key: string } | null }
 
 /** Monday 00:00 (local) of the week holding `d`. */
 export function startOfWeek(d: Date): Date {
@@ -33,13 +39,13 @@ export function startOfWeek(d: Date): Date {
 }
 
 /** Sums credits charged per week over the last `weeks` weeks (oldest first), empty weeks included. */
-export function bucketByWeek(entries: { created_at: string; credits_charged: number }[], weeks: number, now: Date): WeekUsage[] {
+export function bucketByWeek(entries: UsageEntry[], weeks: number, now: Date): WeekUsage[] {
   const current = startOfWeek(now)
   const buckets: WeekUsage[] = []
   for (let i = weeks - 1; i >= 0; i--) {
     const start = new Date(current)
     start.setDate(current.getDate() - i * 7)
-    buckets.push({ start, credits: 0 })
+    buckets.push({ start, credits: 0, bySource: {} })
   }
   const first = buckets[0]!.start.getTime()
   for (const e of entries) {
@@ -47,7 +53,10 @@ export function bucketByWeek(entries: { created_at: string; credits_charged: num
     if (Number.isNaN(at.getTime()) || at.getTime() < first) continue
     const wk = startOfWeek(at).getTime()
     const bucket = buckets.find((b) => b.start.getTime() === wk)
-    if (bucket) bucket.credits += e.credits_charged
+    if (!bucket) continue
+    bucket.credits += e.credits_charged
+    const source = e.api_key?.token_key ?? ''
+    bucket.bySource[source] = (bucket.bySource[source] ?? 0) + e.credits_charged
   }
   return buckets
 }
@@ -58,7 +67,7 @@ export function bucketByWeek(entries: { created_at: string; credits_charged: num
  * skew, or a test clock) does not push recent spending out of the chart.
  */
 export async function getWeeklyUsage(weeks: number, { signal, now = new Date() }: { signal?: AbortSignal; now?: Date } = {}) {
-  const entries: { created_at: string; credits_charged: number }[] = []
+  const entries: UsageEntry[] = []
   let anchor = now
   let from: Date | null = null
   for (let page = 1; page <= MAX_PAGES; page++) {

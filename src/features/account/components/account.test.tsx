@@ -6,7 +6,7 @@ import { profileSchema } from '@/lib/api/profile'
 import { changeLanguage, i18n } from '@/lib/i18n'
 import { server } from '@/testing/msw-server'
 import { renderWithProviders } from '@/testing/render'
-import { bucketByWeek, startOfWeek } from '../api/get-credit-usage'
+import { bucketByWeek, startOfWeek, type WeekUsage } from '../api/get-credit-usage'
 import { CreditsPanel } from './credits-panel'
 import { ExpiringCreditsPlan } from './expiring-credits-plan'
 import { ProfileForm } from './profile-form'
@@ -269,7 +269,7 @@ describe('weekly usage from the service', () => {
 
 describe('UsageChart', () => {
   const weeks = (credits: number[]) =>
-    credits.map((c, i) => ({ start: new Date(2026, 8, 7 + 7 * i), credits: c }))
+    credits.map((c, i): WeekUsage => ({ start: new Date(2026, 8, 7 + 7 * i), credits: c, bySource: c ? { '': c } : {} }))
 
   it('nothing spent (a new account): an empty state in words, no empty chart and no table', () => {
     renderWithProviders(<UsageChart weeks={weeks(Array.from({ length: 12 }, () => 0))} />)
@@ -286,6 +286,25 @@ describe('UsageChart', () => {
     const rows = within(screen.getByRole('table', { hidden: true })).getAllByRole('row', { hidden: true })
     expect(rows).toHaveLength(5)
     expect(screen.queryByText('Your exports will show here.')).not.toBeInTheDocument()
+    // no API key spent anything: no split by source
+    expect(screen.queryByTestId('spend-by-source')).not.toBeInTheDocument()
+  })
+
+  it('splits the spend by source once an API key spent credits (extension scoped_api_keys): the dashboard first, then keys, most first', () => {
+    const split = bucketByWeek(
+      [
+        { created_at: new Date(2026, 10, 23, 8).toISOString(), credits_charged: 10, api_key: { token_key: 'aaaa1111' } },
+        { created_at: new Date(2026, 10, 24, 8).toISOString(), credits_charged: 30, api_key: { token_key: 'bbbb2222' } },
+        { created_at: new Date(2026, 10, 17, 8).toISOString(), credits_charged: 5, api_key: { token_key: 'aaaa1111' } },
+        { created_at: new Date(2026, 10, 18, 8).toISOString(), credits_charged: 7, api_key: null },
+      ],
+      4,
+      new Date(2026, 10, 25, 12),
+    )
+    expect(split.at(-1)!.bySource).toEqual({ aaaa1111: 10, bbbb2222: 30 })
+    renderWithProviders(<UsageChart weeks={split} />)
+    const rows = within(screen.getByTestId('spend-by-source')).getAllByRole('row').slice(1)
+    expect(rows.map((r) => r.textContent)).toEqual(['Dashboard (signed in)7', 'API key bbbb2222…30', 'API key aaaa1111…15'])
   })
 })
 

@@ -75,6 +75,7 @@ export function UsageChart({ weeks }: { weeks: WeekUsage[] }) {
         <span>{weeks.at(-1) && weekLabel(lng, weeks.at(-1)!.start)}</span>
       </div>
       <figcaption className="mt-2 text-sm text-slate-700 dark:text-slate-300">{summary}</figcaption>
+      <SpendBySource weeks={weeks} />
       <details className="mt-2 text-sm">
         <summary className="cursor-pointer font-medium">{t('usage.showTable')}</summary>
         <table className="mt-2 w-full max-w-sm">
@@ -95,5 +96,47 @@ export function UsageChart({ weeks }: { weeks: WeekUsage[] }) {
         </table>
       </details>
     </figure>
+  )
+}
+
+/**
+ * Where the credits went (extension scoped_api_keys: exports name the key that started them): shown
+ * once any API key spent in the window, the signed-in dashboard first, then each key, most first.
+ */
+function SpendBySource({ weeks }: { weeks: WeekUsage[] }) {
+  const { t, i18n } = useTranslation('account')
+  const totals = new Map<string, number>()
+  for (const w of weeks) for (const [source, credits] of Object.entries(w.bySource)) totals.set(source, (totals.get(source) ?? 0) + credits)
+  if (![...totals.keys()].some((s) => s !== '')) return null
+  const rows = [...totals].sort(([a, x], [b, y]) => (a === '' ? -1 : b === '' ? 1 : y - x))
+  return (
+    <table className="mt-3 w-full max-w-sm text-sm" data-testid="spend-by-source">
+      <caption className="text-start font-medium">{t('usage.bySource')}</caption>
+      <thead className="sr-only">
+        <tr>
+          <th scope="col">{t('usage.source')}</th>
+          <th scope="col">{t('usage.credits')}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map(([source, credits]) => (
+          <tr key={source} className="border-t border-slate-100 dark:border-slate-800">
+            <td className="py-1">
+              {source === '' ? (
+                t('usage.dashboard')
+              ) : (
+                <>
+                  {t('usage.apiKey')}{' '}
+                  <bdi dir="ltr" className="font-mono">
+                    {source}…
+                  </bdi>
+                </>
+              )}
+            </td>
+            <td className="py-1 text-end tabular-nums">{formatNumber(i18n.language, credits)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   )
 }

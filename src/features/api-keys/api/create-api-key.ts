@@ -13,6 +13,9 @@ export const createApiKeyFormSchema = (now: () => number = Date.now) =>
       z.refine((v) => v === '' || !Number.isNaN(endOfLocalDay(v).getTime()), { message: 'invalid' }),
       z.refine((v) => v === '' || endOfLocalDay(v).getTime() > now(), { message: 'past' }),
     ),
+    // extension scoped_api_keys: what the key may do, and an optional monthly credit cap (a whole number)
+    scope: z.enum(['read', 'export']),
+    cap: z.string().check(z.refine((v) => v.trim() === '' || parseCap(v) !== null, { message: 'capInvalid' })),
   })
 export type CreateApiKeyForm = z.infer<ReturnType<typeof createApiKeyFormSchema>>
 
@@ -23,12 +26,29 @@ export function endOfLocalDay(day: string): Date {
   return new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]), 23, 59, 59, 999)
 }
 
+export const MAX_CAP = 1_000_000_000
+/** "1 500" or "1500" → 1500; null unless a whole number from 1 to MAX_CAP. */
+export function parseCap(v: string): number | null {
+  const digits = v.replace(/[\s\u00a0\u202f.,'’]/g, '')
+  if (!/^\d+$/.test(digits)) return null
+  const n = Number(digits)
+  return n >= 1 && n <= MAX_CAP ? n : null
+}
+
 export const createdApiKeySchema = z.object({ token: z.string(), api_key: apiKeySchema })
 export type CreatedApiKey = z.infer<typeof createdApiKeySchema>
 
-/** `POST {expiry?}`: expiry is an ISO 8601 date-time; omitted means the key never expires. */
-export function createApiKey(form: CreateApiKeyForm) {
-  const body = form.expiry ? { expiry: endOfLocalDay(form.expiry).toISOString() } : {}
+/**
+ * `POST {expiry?}`: expiry is an ISO 8601 date-time; omitted means the key never expires. With
+ * `scoped` (the service lists scoped_api_keys) the scope and the cap go too; otherwise neither.
+ */
+export function createApiKey({ form, scoped }: { form: CreateApiKeyForm; scoped: boolean }) {
+  const body: Record<string, unknown> = form.expiry ? { expiry: endOfLocalDay(form.expiry).toISOString() } : {}
+  if (scoped) {
+    body.scope = form.scope
+    const cap = parseCap(form.cap)
+    if (cap !== null) body.monthly_credit_cap = cap
+  }
   return api('/api/user/api-keys', { method: 'POST', body, schema: createdApiKeySchema })
 }
 

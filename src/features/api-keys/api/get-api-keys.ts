@@ -9,6 +9,10 @@ export const apiKeySchema = z.object({
   token_key: z.string(),
   created: z.string(),
   expiry: z.pipe(z.nullish(z.string()), z.transform((v) => v ?? null)),
+  // extension scoped_api_keys (absent on a service without it)
+  scope: z.optional(z.enum(['read', 'export'])),
+  monthly_credit_cap: z.nullish(z.number()),
+  credits_spent_this_period: z.optional(z.number()),
 })
 export type ApiKey = z.infer<typeof apiKeySchema>
 

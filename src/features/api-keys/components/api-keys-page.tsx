@@ -107,16 +107,37 @@ function KeyTable({ keys, onRevoke }: { keys: ApiKey[]; onRevoke: (k: ApiKey) =>
   const lng = i18n.language
   // the moment the list was drawn; a key that expires while the page is open shows so on the next load
   const [now] = useState(() => Date.now())
+  // extension scoped_api_keys: each key's rights and what it spent this month (of its cap)
+  const scoped = keys.some((k) => k.scope !== undefined)
+  const n = (v: number) => formatNumber(lng, v)
   return (
     <div className="overflow-x-auto">
       <table className="w-full text-start text-sm">
         <caption className="sr-only">{t('list.label')}</caption>
         <thead>
           <tr className="border-b border-slate-200 dark:border-slate-700">
-            <th scope="col" className="py-2 pe-3 text-start font-medium">{t('list.prefix')}</th>
-            <th scope="col" className="hidden py-2 pe-3 text-start font-medium sm:table-cell">{t('list.created')}</th>
-            <th scope="col" className="py-2 pe-3 text-start font-medium">{t('list.expiry')}</th>
-            <th scope="col" className="py-2 pe-3 text-start font-medium">{t('list.status')}</th>
+            <th scope="col" className="py-2 pe-3 text-start font-medium">
+              {t('list.prefix')}
+            </th>
+            <th scope="col" className="hidden py-2 pe-3 text-start font-medium sm:table-cell">
+              {t('list.created')}
+            </th>
+            <th scope="col" className="py-2 pe-3 text-start font-medium">
+              {t('list.expiry')}
+            </th>
+            <th scope="col" className="py-2 pe-3 text-start font-medium">
+              {t('list.status')}
+            </th>
+            {scoped && (
+              <>
+                <th scope="col" className="py-2 pe-3 text-start font-medium">
+                  {t('list.scope')}
+                </th>
+                <th scope="col" className="py-2 pe-3 text-start font-medium">
+                  {t('list.spent')}
+                </th>
+              </>
+            )}
             <th scope="col" className="py-2 text-end font-medium">
               <span className="sr-only">{t('list.actions')}</span>
             </th>
@@ -143,6 +164,18 @@ function KeyTable({ keys, onRevoke }: { keys: ApiKey[]; onRevoke: (k: ApiKey) =>
                     {expired ? t('list.expired') : t('list.active')}
                   </span>
                 </td>
+                {scoped && (
+                  <>
+                    <td className="py-2 pe-3">{k.scope === 'read' ? t('list.read') : t('list.export')}</td>
+                    <td className="py-2 pe-3 whitespace-nowrap" data-testid="key-spent">
+                      {k.scope === 'read'
+                        ? '–'
+                        : k.monthly_credit_cap
+                          ? t('list.spentOf', { spent: n(k.credits_spent_this_period ?? 0), cap: n(k.monthly_credit_cap) })
+                          : t('list.spentNoCap', { spent: n(k.credits_spent_this_period ?? 0) })}
+                    </td>
+                  </>
+                )}
                 <td className="py-2 text-end">
                   <Button
                     variant="ghost"

@@ -48,12 +48,13 @@ describe('create key form: expiry', () => {
   it('the schema refuses a day that has ended, accepts today and empty', () => {
     const now = new Date(2026, 10, 23, 15).getTime()
     const schema = createApiKeyFormSchema(() => now)
-    expect(schema.safeParse({ expiry: '' }).success).toBe(true)
-    expect(schema.safeParse({ expiry: '2026-11-23' }).success).toBe(true)
-    const past = schema.safeParse({ expiry: '2026-11-22' })
+    const form = (expiry: string) => ({ expiry, scope: 'read', cap: '' })
+    expect(schema.safeParse(form('')).success).toBe(true)
+    expect(schema.safeParse(form('2026-11-23')).success).toBe(true)
+    const past = schema.safeParse(form('2026-11-22'))
     expect(past.success).toBe(false)
     expect(past.error?.issues[0]?.message).toBe('past')
-    expect(schema.safeParse({ expiry: 'tomorrow' }).error?.issues[0]?.message).toBe('invalid')
+    expect(schema.safeParse(form('tomorrow')).error?.issues[0]?.message).toBe('invalid')
     expect(endOfLocalDay('2026-11-23').getHours()).toBe(23)
   })
 
@@ -177,5 +178,55 @@ describe('ApiKeysPage', () => {
     expect(bdi?.textContent).toBe('aaaa1111…')
     expect(deleted).toEqual(['a'])
     expect(await screen.findByText('You have no API keys yet.')).toBeInTheDocument()
+  })
+})
+
+describe('scoped keys (extension scoped_api_keys)', () => {
+  const withScopes = () =>
+    server.use(http.get('*/api/capabilities/', () => HttpResponse.json({ scoped_api_keys: { version: 1, scopes: ['read', 'export'] } })))
+
+  it('offers read-only (the default) or export rights; a cap only for a key that exports; sends both', async () => {
+    withScopes()
+    const { posted } = serveKeys([])
+    renderWithProviders(<ApiKeysPage />)
+    const group = await screen.findByRole('group', { name: 'What the key may do' })
+    expect(within(group).getByRole('radio', { name: /Search and download only/ })).toBeChecked()
+    expect(screen.queryByLabelText('Monthly credit cap (optional)')).toBeNull()
+    await userEvent.click(screen.getByRole('button', { name: 'Create key' }))
+    await screen.findByRole('dialog')
+    expect(posted).toEqual([{ scope: 'read' }])
+  })
+
+  it('an export key with a cap: a cap that is not a whole number is refused before sending; "1 500" is sent as 1500', async () => {
+    withScopes()
+    const { posted } = serveKeys([])
+    renderWithProviders(<ApiKeysPage />)
+    await userEvent.click(await screen.findByRole('radio', { name: /Also start exports/ }))
+    const cap = screen.getByLabelText('Monthly credit cap (optional)')
+    await userEvent.type(cap, '12.5x')
+    await userEvent.click(screen.getByRole('button', { name: 'Create key' }))
+    expect(await screen.findByText('Enter a whole number of credits from 1 to 1,000,000,000.')).toBeInTheDocument()
+    expect(posted).toEqual([])
+    await userEvent.clear(cap)
+    await userEvent.type(cap, '1 500')
+    await userEvent.click(screen.getByRole('button', { name: 'Create key' }))
+    await screen.findByRole('dialog')
+    expect(posted).toEqual([{ scope: 'export', monthly_credit_cap: 1500 }])
+  })
+
+  it("lists each key's rights and what it spent this month of its cap", async () => {
+    withScopes()
+    const created = iso(Date.now() - DAY)
+    serveKeys([
+      { id: 'r', token_key: 'rrrr1111', created, expiry: null, scope: 'read', monthly_credit_cap: null, credits_spent_this_period: 0 },
+      { id: 'c', token_key: 'cccc2222', created, expiry: null, scope: 'export', monthly_credit_cap: 500, credits_spent_this_period: 120 },
+      { id: 'u', token_key: 'uuuu3333', created, expiry: null, scope: 'export', monthly_credit_cap: null, credits_spent_this_period: 2500 },
+    ])
+    renderWithProviders(<ApiKeysPage />)
+    expect(await screen.findByRole('columnheader', { name: 'Rights' })).toBeInTheDocument()
+    const row = (prefix: string) => screen.getByText(`${prefix}…`).closest('tr')!
+    expect(within(row('rrrr1111')).getByText('Read only')).toBeInTheDocument()
+    expect(within(row('cccc2222')).getByText('120 of 500 credits')).toBeInTheDocument()
+    expect(within(row('uuuu3333')).getByText('2,500 credits, no cap')).toBeInTheDocument()
   })
 })
