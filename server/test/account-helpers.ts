@@ -69,6 +69,19 @@ export async function grant(
   return body(res)
 }
 
+/** A confirmed account on the Pro plan with `subscription` credits. */
+export async function paidUser(svc: TestService, subscription = 5000): Promise<TestUser> {
+  const u = await signUp(svc)
+  await grant(svc, u.access, { subscription, plan_type: 'Pro' })
+  return u
+}
+
+/** Subscription plus purchased credits available, as the profile says. */
+export async function balance(svc: TestService, token: string): Promise<number> {
+  const p = await profile(svc, token)
+  return p.remaining_credits + p.purchased_credits_available
+}
+
 export async function profile(svc: TestService, token: string) {
   const res = await svc.request('/api/user/profile/', { token })
   expect(res.status).toBe(200)

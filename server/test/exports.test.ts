@@ -6,6 +6,7 @@ import {
   advanceClock,
   body,
   grant,
+  paidUser as paidUserOf,
   parseCsv,
   postOnOwnConnection,
   preview,
@@ -33,11 +34,7 @@ interface Descriptor {
   expires_at: string
 }
 
-async function paidUser(subscription = 5000): Promise<TestUser> {
-  const u = await signUp(svc)
-  await grant(svc, u.access, { subscription, plan_type: 'Pro' })
-  return u
-}
+const paidUser = (subscription?: number) => paidUserOf(svc, subscription)
 
 async function descriptor(u: TestUser, id: number): Promise<Descriptor> {
   const res = await svc.request(`/api/download-completed-csv/${id}/`, { token: u.access })

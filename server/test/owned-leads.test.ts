@@ -2,7 +2,18 @@ import ExcelJS from 'exceljs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { recordLegacyExports } from '../src/lib/lead-sets.ts'
 import { startTestService, type TestService } from './helpers.ts'
-import { advanceClock, body, grant, parseCsv, preview, profile, signUp, startExport, waitForExport, type TestUser } from './account-helpers.ts'
+import {
+  advanceClock,
+  balance as balanceOf,
+  body,
+  paidUser as paidUserOf,
+  parseCsv,
+  preview,
+  signUp,
+  startExport,
+  waitForExport,
+  type TestUser,
+} from './account-helpers.ts'
 
 /** Issue 11, parts 2–4: never pay twice for a lead, chosen columns, spreadsheet-ready files. */
 
@@ -26,11 +37,7 @@ interface Owned {
   new_count: number
 }
 
-async function paidUser(subscription = 100_000): Promise<TestUser> {
-  const u = await signUp(svc)
-  await grant(svc, u.access, { subscription, plan_type: 'Pro' })
-  return u
-}
+const paidUser = (subscription = 100_000) => paidUserOf(svc, subscription)
 
 async function exportOf(u: TestUser, query: string, extra: Record<string, unknown> = {}): Promise<Started> {
   const p = await preview(svc, u.access, query)
@@ -54,10 +61,7 @@ async function placeIds(u: TestUser, id: number): Promise<string[]> {
 }
 
 const owned = async (u: TestUser, query: string) => body<Owned>(await svc.request(`/api/companies/owned/?${query}`, { token: u.access }))
-const balance = async (u: TestUser) => {
-  const p = await profile(svc, u.access)
-  return (p.remaining_credits as number) + (p.purchased_credits_available as number)
-}
+const balance = (u: TestUser) => balanceOf(svc, u.access)
 
 describe('capabilities and schema', () => {
   it('lists skip_owned, export_columns and file_locale, each documented as an extension', async () => {

@@ -1,6 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestService, type TestService } from './helpers.ts'
-import { advanceClock, body, grant, login, preview, profile, signUp, startExport, waitForExport, type TestUser } from './account-helpers.ts'
+import {
+  advanceClock,
+  balance as balanceOf,
+  body,
+  login,
+  paidUser as paidUserOf,
+  preview,
+  profile,
+  signUp,
+  startExport,
+  waitForExport,
+  type TestUser,
+} from './account-helpers.ts'
 
 /** Issue 12, part 3: API keys that only read, and keys with a monthly credit cap. */
 
@@ -21,11 +33,7 @@ interface Key {
   period_start: string
 }
 
-async function paidUser(subscription = 100_000): Promise<TestUser> {
-  const u = await signUp(svc)
-  await grant(svc, u.access, { subscription, plan_type: 'Pro' })
-  return u
-}
+const paidUser = () => paidUserOf(svc, 100_000)
 
 async function newKey(u: TestUser, json: Record<string, unknown>): Promise<{ token: string; api_key: Key }> {
   const res = await svc.request('/api/user/api-keys/', { method: 'POST', token: u.access, json })
@@ -34,10 +42,7 @@ async function newKey(u: TestUser, json: Record<string, unknown>): Promise<{ tok
 }
 
 const keys = async (u: TestUser) => body<Key[]>(await svc.request('/api/user/api-keys/', { token: u.access }))
-const balance = async (token: string) => {
-  const p = await profile(svc, token)
-  return p.remaining_credits + p.purchased_credits_available
-}
+const balance = (token: string) => balanceOf(svc, token)
 
 describe('capabilities and schema', () => {
   it('lists scoped_api_keys with its scopes; the key fields are documented extensions', async () => {

@@ -102,6 +102,8 @@ export function ApiKeysPage() {
   )
 }
 
+type ColumnKey = 'prefix' | 'created' | 'expiry' | 'status' | 'scope' | 'spent'
+
 function KeyTable({ keys, onRevoke }: { keys: ApiKey[]; onRevoke: (k: ApiKey) => void }) {
   const { t, i18n } = useTranslation('apikeys')
   const lng = i18n.language
@@ -110,34 +112,25 @@ function KeyTable({ keys, onRevoke }: { keys: ApiKey[]; onRevoke: (k: ApiKey) =>
   // extension scoped_api_keys: each key's rights and what it spent this month (of its cap)
   const scoped = keys.some((k) => k.scope !== undefined)
   const n = (v: number) => formatNumber(lng, v)
+  // [string key, hidden on narrow screens]
+  const columns: (readonly [ColumnKey, boolean])[] = [
+    ['prefix', false],
+    ['created', true],
+    ['expiry', false],
+    ['status', false],
+    ...(scoped ? ([['scope', false], ['spent', false]] as const) : []),
+  ]
   return (
     <div className="overflow-x-auto">
       <table className="w-full text-start text-sm">
         <caption className="sr-only">{t('list.label')}</caption>
         <thead>
           <tr className="border-b border-slate-200 dark:border-slate-700">
-            <th scope="col" className="py-2 pe-3 text-start font-medium">
-              {t('list.prefix')}
-            </th>
-            <th scope="col" className="hidden py-2 pe-3 text-start font-medium sm:table-cell">
-              {t('list.created')}
-            </th>
-            <th scope="col" className="py-2 pe-3 text-start font-medium">
-              {t('list.expiry')}
-            </th>
-            <th scope="col" className="py-2 pe-3 text-start font-medium">
-              {t('list.status')}
-            </th>
-            {scoped && (
-              <>
-                <th scope="col" className="py-2 pe-3 text-start font-medium">
-                  {t('list.scope')}
-                </th>
-                <th scope="col" className="py-2 pe-3 text-start font-medium">
-                  {t('list.spent')}
-                </th>
-              </>
-            )}
+            {columns.map(([key, hidden]) => (
+              <th key={key} scope="col" className={`py-2 pe-3 text-start font-medium ${hidden ? 'hidden sm:table-cell' : ''}`}>
+                {t(`list.${key}`)}
+              </th>
+            ))}
             <th scope="col" className="py-2 text-end font-medium">
               <span className="sr-only">{t('list.actions')}</span>
             </th>
@@ -167,7 +160,7 @@ function KeyTable({ keys, onRevoke }: { keys: ApiKey[]; onRevoke: (k: ApiKey) =>
                 {scoped && (
                   <>
                     <td className="py-2 pe-3">{k.scope === 'read' ? t('list.read') : t('list.export')}</td>
-                    <td className="py-2 pe-3 whitespace-nowrap" data-testid="key-spent">
+                    <td className="py-2 pe-3" data-testid="key-spent">
                       {k.scope === 'read'
                         ? '–'
                         : k.monthly_credit_cap
