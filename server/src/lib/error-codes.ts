@@ -64,6 +64,7 @@ export const ERROR_CODES = {
   expiry_in_past: { params: [], doc: 'An API key expiry must be in the future.' },
   api_key_limit: { params: ['limit'], doc: 'The account already holds `limit` active API keys.' },
   all_leads_owned: { params: ['count'], doc: 'With `skip_owned`: the account already has all `count` leads of the search; nothing to export.' },
+  watch_limit: { params: ['limit'], doc: 'Extension `watched_searches`: the account already watches `limit` searches.' },
   duplicate_value: { params: [], doc: 'A list names the same value twice (e.g. an export column).' },
 } as const satisfies Record<string, { params: readonly string[]; doc: string }>
 

@@ -3,6 +3,7 @@ import type { AppEnv } from '../app-env.ts'
 import { authed, security } from '../lib/authed.ts'
 import { EXPORT_COLUMNS } from '../lib/file-locale.ts'
 import { KEY_SCOPES } from '../lib/key-scope.ts'
+import { MAX_NAME, MAX_WATCHED } from './history.ts'
 import { authErrors, LANGUAGES } from '../lib/schemas.ts'
 
 /**
@@ -28,6 +29,8 @@ export const EXTENSIONS: Record<string, { version: number } & Record<string, unk
   file_locale: { version: 1, languages: [...LANGUAGES] },
   /** `scope` and `monthly_credit_cap` on API keys; exports record their key (`api_key` on history entries). */
   scoped_api_keys: { version: 1, scopes: [...KEY_SCOPES] },
+  /** `name` and `watched` on history entries (PATCH), `?watched=true` on the history list; at most `limit` watched. */
+  watched_searches: { version: 1, limit: MAX_WATCHED, name_max_length: MAX_NAME },
 }
 
 const CapabilitiesSchema = z

@@ -1,7 +1,8 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi'
 import type { AppEnv } from '../app-env.ts'
 import { authed, security } from '../lib/authed.ts'
-import { HttpError, notFound } from '../lib/errors.ts'
+import { badRequest, HttpError, notFound } from '../lib/errors.ts'
+import { booleanLike } from '../lib/filters.ts'
 import { downloadDelta, type ExportRow } from '../lib/exports.ts'
 import { refuseReadOnlyKey } from '../lib/key-scope.ts'
 import { authErrors, idParam, INT32_MAX, jsonBody, jsonError, safeString } from '../lib/schemas.ts'
@@ -34,13 +35,22 @@ const HistoryEntrySchema = z
       .nullable()
       .optional()
       .openapi({ description: 'Extension `scoped_api_keys`: the API key that started the export (null: a signed-in session).', 'x-extension': true }),
+    name: z.string().nullable().optional().openapi({ description: 'Extension `watched_searches`: the name the account gave this search.', 'x-extension': true }),
+    watched: z
+      .boolean()
+      .optional()
+      .openapi({ description: 'Extension `watched_searches`: the account follows new leads for this search (original exports only).', 'x-extension': true }),
   })
   .openapi('HistoryEntry')
+
+/** Watched searches one account may hold: the dashboard asks one free dry run per watched search. */
+export const MAX_WATCHED = 20
+export const MAX_NAME = 80
 
 type HistoryEntry = z.infer<typeof HistoryEntrySchema>
 
 /** An export row with the prefix of the key that started it (LEFT JOIN api_keys). */
-type EntryRow = ExportRow & { api_key_token_key?: string | null }
+type EntryRow = ExportRow & { api_key_token_key?: string | null; name?: string | null; watched?: boolean }
 const ENTRY_SELECT = 'SELECT s.*, k.token_key AS api_key_token_key FROM searches s LEFT JOIN api_keys k ON k.id = s.api_key_id'
 
 function toEntry(r: EntryRow): HistoryEntry {
@@ -63,6 +73,8 @@ function toEntry(r: EntryRow): HistoryEntry {
     error: r.error,
     file_removed: r.file_removed_at !== null && r.file_removed_at !== undefined,
     api_key: r.api_key_id && r.api_key_token_key ? { id: r.api_key_id, token_key: r.api_key_token_key } : null,
+    name: r.name ?? null,
+    watched: r.watched === true,
   }
 }
 
@@ -126,7 +138,17 @@ const listRoute = createRoute({
   middleware: authed,
   security,
   request: {
-    query: z.object({ page: positiveIntQuery('page', 1, INT32_MAX), page_size: positiveIntQuery('page_size', 20, 100) }).strict(),
+    query: z
+      .object({
+        page: positiveIntQuery('page', 1, INT32_MAX),
+        page_size: positiveIntQuery('page_size', 20, 100),
+        watched: booleanLike.openapi({
+          param: { name: 'watched', in: 'query' },
+          description: 'Extension `watched_searches`: `true` lists watched searches only.',
+          'x-extension': true,
+        }),
+      })
+      .strict(),
   },
   responses: {
     200: { description: 'A page of history', content: { 'application/json': { schema: PageSchema } } },
@@ -201,6 +223,36 @@ const retryRoute = createRoute({
   },
 })
 
+const patchRoute = createRoute({
+  method: 'patch',
+  path: '/api/user/search-history/{search_id}',
+  tags: ['History'],
+  summary: 'Name or watch a search (extension `watched_searches`)',
+  description: `Sets \`name\` (1–${MAX_NAME} characters; null or "" removes it) and/or \`watched\`. Only an original export can be watched (not a fresh-data export of one), and an account watches at most ${MAX_WATCHED} searches (\`watch_limit\`).`,
+  middleware: authed,
+  security,
+  'x-extension': true,
+  request: {
+    params,
+    body: jsonBody(
+      z
+        .object({
+          name: safeString().max(MAX_NAME).nullable().optional(),
+          watched: z.boolean().optional(),
+        })
+        .strict()
+        .openapi('HistoryEntryPatch'),
+    ),
+  },
+  responses: {
+    200: { description: 'The entry as it is now', content: { 'application/json': { schema: HistoryEntrySchema } } },
+    400: jsonError('Invalid input, a fresh-data export to watch, or `watch_limit`'),
+    403: jsonError('Extension `scoped_api_keys`: a read-only key (`code: api_key_read_only`)'),
+    404: jsonError('No such export of the caller'),
+    ...authErrors,
+  },
+})
+
 /** The same list at another page, on the configured public address (never the request's Host). */
 function pageUrl(publicUrl: string, requestUrl: string, page: number): string {
   const asked = new URL(requestUrl)
@@ -211,16 +263,17 @@ function pageUrl(publicUrl: string, requestUrl: string, page: number): string {
 
 export function registerHistoryRoutes(app: OpenAPIHono<AppEnv>) {
   app.openapi(listRoute, async (c) => {
-    const { page, page_size } = c.req.valid('query')
+    const { page, page_size, watched } = c.req.valid('query')
     const { db } = c.var.deps
     const userId = c.var.user.id
+    const only = watched ? ' AND s.watched' : ''
     const count =
-      (await db.query<{ n: number }>("SELECT count(*)::int AS n FROM searches WHERE user_id = $1 AND kind = 'export'", [userId]))
+      (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM searches s WHERE s.user_id = $1 AND s.kind = 'export'${only}`, [userId]))
         .rows[0]?.n ?? 0
     const pages = Math.max(1, Math.ceil(count / page_size))
     if (page > pages) throw notFound('Invalid page.')
     const { rows } = await db.query<EntryRow>(
-      `${ENTRY_SELECT} WHERE s.user_id = $1 AND s.kind = 'export'
+      `${ENTRY_SELECT} WHERE s.user_id = $1 AND s.kind = 'export'${only}
         ORDER BY s.created_at DESC, s.id DESC LIMIT $2 OFFSET $3`,
       [userId, page_size, (page - 1) * page_size],
     )
@@ -244,6 +297,46 @@ export function registerHistoryRoutes(app: OpenAPIHono<AppEnv>) {
       ])
     ).rows[0]
     if (!row) throw notFound('Export not found.')
+    return c.json(toEntry(row), 200)
+  })
+
+  app.openapi(patchRoute, async (c) => {
+    const { search_id } = c.req.valid('param')
+    const body = c.req.valid('json')
+    refuseReadOnlyKey(c, 'name or watch a search')
+    const userId = c.var.user.id
+    const name = body.name === undefined ? undefined : body.name?.trim() || null
+    const row = await c.var.deps.db.tx(async (q) => {
+      // the account row is the lock: two requests watching at once cannot pass the limit together
+      await q.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [userId])
+      const entry = (
+        await q.query<{ delta_of: number | null; watched: boolean }>(
+          "SELECT delta_of, watched FROM searches WHERE id = $1 AND user_id = $2 AND kind = 'export'",
+          [search_id, userId],
+        )
+      ).rows[0]
+      if (!entry) throw notFound('Export not found.')
+      if (body.watched === true && !entry.watched) {
+        if (entry.delta_of !== null) {
+          throw badRequest({ watched: [`This is a fresh-data export of #${entry.delta_of}: watch that search instead.`] })
+        }
+        const n = (await q.query<{ n: number }>("SELECT count(*)::int AS n FROM searches WHERE user_id = $1 AND kind = 'export' AND watched", [userId]))
+          .rows[0]!.n
+        if (n >= MAX_WATCHED) {
+          throw badRequest({
+            watched: [{ code: 'watch_limit', message: `You already watch ${MAX_WATCHED} searches: stop watching one first.`, params: { limit: MAX_WATCHED } }],
+          })
+        }
+      }
+      await q.query('UPDATE searches SET name = CASE WHEN $3 THEN $4 ELSE name END, watched = coalesce($5, watched) WHERE id = $1 AND user_id = $2', [
+        search_id,
+        userId,
+        name !== undefined,
+        name ?? null,
+        body.watched ?? null,
+      ])
+      return (await q.query<EntryRow>(`${ENTRY_SELECT} WHERE s.id = $1 AND s.user_id = $2`, [search_id, userId])).rows[0]!
+    })
     return c.json(toEntry(row), 200)
   })
 

@@ -3,8 +3,9 @@ import { useTranslation } from 'react-i18next'
 import { Link, NavLink, useLocation } from 'react-router'
 import { buttonClass } from '@/components/ui/button'
 import { paths } from '@/config/paths'
+import { useCapability } from '@/lib/api/capabilities'
 import { useProfile } from '@/lib/api/profile'
-import { changeLanguage, i18n } from '@/lib/i18n'
+import { changeLanguage, i18n, loadPageNamespaces } from '@/lib/i18n'
 import { CreditBalance } from './credit-balance'
 import { LanguageSwitcher } from './language-switcher'
 import { UserMenu } from './user-menu'
@@ -12,6 +13,11 @@ import { UserMenu } from './user-menu'
 // only an account with an unconfirmed address (an extension) sees the banner: its resend mutation and
 // throttle notice are not part of everyone's first load
 const ConfirmEmailBanner = lazy(() => import('./confirm-banner').then((m) => ({ default: m.ConfirmEmailBanner })))
+
+// the count of new leads in watched searches (extension watched_searches): only where the service offers it
+const WatchedNewsBadge = lazy(() =>
+  Promise.all([import('@/features/history/components/watched-news-badge'), loadPageNamespaces(['history'])]).then(([m]) => m),
+)
 
 const NAV = [
   { to: paths.search, key: 'nav.search' },
@@ -27,6 +33,45 @@ const linkClass = ({ isActive }: { isActive: boolean }) =>
       ? 'bg-brand-50 text-brand-700 dark:bg-slate-800 dark:text-white'
       : 'text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800'
   }`
+
+/**
+ * Signed in only (the capabilities need the session and its query client). The count is not needed to
+ * use the page, so its code and its requests wait until the first load is over and the browser is idle
+ * (check-budgets counts them apart, as deferred).
+ */
+function HistoryNavBadge() {
+  const offered = useCapability('watched_searches') === true
+  const settled = useAfterFirstLoad()
+  if (!offered || !settled) return null
+  return (
+    <Suspense fallback={null}>
+      <WatchedNewsBadge />
+    </Suspense>
+  )
+}
+
+/** True once the page has loaded, 1.5 s have passed and the browser is idle. */
+function useAfterFirstLoad(): boolean {
+  const [settled, setSettled] = useState(false)
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined
+    let idle: number | undefined
+    const later = () => {
+      timer = setTimeout(() => {
+        if (typeof requestIdleCallback === 'function') idle = requestIdleCallback(() => setSettled(true), { timeout: 2000 })
+        else setSettled(true)
+      }, 1500)
+    }
+    if (document.readyState === 'complete') later()
+    else window.addEventListener('load', later, { once: true })
+    return () => {
+      window.removeEventListener('load', later)
+      clearTimeout(timer)
+      if (idle !== undefined) cancelIdleCallback(idle)
+    }
+  }, [])
+  return settled
+}
 
 /** Follows the profile's language whenever the profile says something new (sign-in, account page). */
 function useProfileLanguage() {
@@ -107,6 +152,12 @@ export function AppShell({ signedIn, children }: { signedIn: boolean; children: 
   useDrawerFocus(menuOpen, closeMenu, menuButtonRef, drawerRef)
   useProfileLanguage()
   const nav = signedIn ? NAV : NAV.filter((n) => n.to === paths.plans)
+  const label = (item: (typeof NAV)[number]) => (
+    <>
+      {t(item.key)}
+      {signedIn && item.to === paths.history && <HistoryNavBadge />}
+    </>
+  )
 
   return (
     <div className="flex min-h-dvh flex-col">
@@ -137,7 +188,7 @@ export function AppShell({ signedIn, children }: { signedIn: boolean; children: 
           <nav aria-label={t('nav.label')} className={`${signedIn ? 'hidden lg:flex' : 'flex'} items-center gap-1`}>
             {nav.map((item) => (
               <NavLink key={item.to} to={item.to} className={linkClass}>
-                {t(item.key)}
+                {label(item)}
               </NavLink>
             ))}
           </nav>
@@ -168,7 +219,7 @@ export function AppShell({ signedIn, children }: { signedIn: boolean; children: 
             <nav aria-label={t('nav.label')} className="flex flex-col gap-1 pt-2">
               {NAV.map((item) => (
                 <NavLink key={item.to} to={item.to} className={linkClass}>
-                  {t(item.key)}
+                  {label(item)}
                 </NavLink>
               ))}
             </nav>

@@ -58,6 +58,9 @@ export const historyEntrySchema = z.object({
   delta_of: z.nullish(z.coerce.number()),
   filename: z.nullish(z.string()),
   file_size_bytes: z.nullish(z.number()),
+  /** Extension `watched_searches`: the search's name and whether the account follows it. */
+  name: z.nullish(z.string()),
+  watched: z.pipe(z.nullish(z.boolean()), z.transform((v) => v ?? false)),
 })
 export type HistoryEntry = z.infer<typeof historyEntrySchema>
 
@@ -69,14 +72,19 @@ export const historyPageSchema = z.object({
 })
 export type HistoryPage = z.infer<typeof historyPageSchema>
 
-export function getSearchHistory(page: number, pageSize: number, { signal }: { signal?: AbortSignal } = {}) {
-  return api('/api/user/search-history', { query: { page, page_size: pageSize }, schema: historyPageSchema, signal })
+export function getSearchHistory(page: number, pageSize: number, { signal, watched = false }: { signal?: AbortSignal; watched?: boolean } = {}) {
+  return api('/api/user/search-history', {
+    // `watched` (extension watched_searches) is only sent when asked: the interface's service knows no such parameter
+    query: { page, page_size: pageSize, ...(watched ? { watched: 'true' } : {}) },
+    schema: historyPageSchema,
+    signal,
+  })
 }
 
-export const searchHistoryOptions = (page: number, pageSize: number) =>
+export const searchHistoryOptions = (page: number, pageSize: number, { watched = false }: { watched?: boolean } = {}) =>
   queryOptions({
-    queryKey: historyKeys.list(page, pageSize),
-    queryFn: ({ signal }) => getSearchHistory(page, pageSize, { signal }),
+    queryKey: historyKeys.list(page, pageSize, watched),
+    queryFn: ({ signal }) => getSearchHistory(page, pageSize, { signal, watched }),
     placeholderData: keepPreviousData,
     // statuses of running exports change under us; a page is cheap to re-ask
     refetchInterval: (q) =>

@@ -11,6 +11,7 @@ import { exportPhase, type HistoryEntry } from '../api/get-search-history'
 import { useRetryExport } from '../api/retry-export'
 import { searchLinkFor } from '../search-link'
 import { FilterSummary } from './filter-summary'
+import { WatchControls, WatchedNews } from './watch-controls'
 
 const phaseTone = {
   completed: 'bg-emerald-100 text-emerald-900 dark:bg-emerald-950 dark:text-emerald-100',
@@ -25,6 +26,7 @@ export function HistoryEntryCard({
   freshAllowed,
   onFresh,
   now,
+  watch,
 }: {
   entry: HistoryEntry
   /** The profile's can_download_fresh_exports; undefined while unknown. */
@@ -32,6 +34,8 @@ export function HistoryEntryCard({
   onFresh: (searchId: number) => void
   /** For tests; the moment of the first render otherwise. */
   now?: number
+  /** Extension `watched_searches` (absent: the service lacks it): the name limit and this search's new leads (undefined while checking). */
+  watch?: { nameMax: number; news: number | undefined } | undefined
 }) {
   const { t, i18n } = useTranslation('history')
   const lng = i18n.language
@@ -73,7 +77,14 @@ export function HistoryEntryCard({
     >
       <div className="flex flex-wrap items-start justify-between gap-2">
         <h2 id={titleId} className="text-base font-semibold">
-          {t('entry.label', { id: entry.search_id })}
+          {entry.name ? (
+            <>
+              {entry.name}
+              <span className="ms-2 text-sm font-normal text-slate-600 dark:text-slate-400">{t('entry.label', { id: entry.search_id })}</span>
+            </>
+          ) : (
+            t('entry.label', { id: entry.search_id })
+          )}
           {entry.delta_of != null && (
             <span className="ms-2 text-sm font-normal text-slate-600 dark:text-slate-400">
               {t('entry.delta', { id: entry.delta_of })}
@@ -138,6 +149,7 @@ export function HistoryEntryCard({
           </Link>
         </p>
       )}
+      {watch && freshAllowed !== false && phase === 'completed' && <WatchedNews entry={entry} news={watch.news} onFresh={onFresh} />}
       {download.isError && !(download.error instanceof ApiError && download.error.status === 410) && (
         <Alert tone="error" className="mt-3">
           {t('downloadError', { detail: detailOf(download.error) })}
@@ -175,6 +187,7 @@ export function HistoryEntryCard({
         <Link to={searchLinkFor(entry)} className={buttonClass('ghost')}>
           {t('actions.edit')}
         </Link>
+        {watch && <WatchControls entry={entry} nameMax={watch.nameMax} />}
       </div>
     </article>
   )

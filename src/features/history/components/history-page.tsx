@@ -8,6 +8,7 @@ import { paths } from '@/config/paths'
 import { profileOptions } from '@/lib/api/profile'
 import { formatNumber } from '@/lib/format'
 import { searchHistoryOptions } from '../api/get-search-history'
+import { useWatchedNews, useWatchedSearchesInfo } from '../api/watched-news'
 import { DeltaDialog } from './delta-dialog'
 import { HistoryEntryCard } from './history-entry'
 
@@ -23,7 +24,11 @@ export function HistoryPage() {
   const { t, i18n } = useTranslation('history')
   const [params, setParams] = useSearchParams()
   const page = pageFrom(params)
-  const history = useQuery(searchHistoryOptions(page, PAGE_SIZE))
+  // extension watched_searches: `?watched=1` lists the watched searches only
+  const watchInfo = useWatchedSearchesInfo()
+  const watchedOnly = Boolean(watchInfo) && params.get('watched') === '1'
+  const history = useQuery(searchHistoryOptions(page, PAGE_SIZE, { watched: watchedOnly }))
+  const news = useWatchedNews()
   const profile = useQuery(profileOptions())
   // `?fresh=<id>` (from the account page's plan for expiring credits) opens that export's fresh-data check
   const [freshFor, setFreshFor] = useState<number | null>(() => {
@@ -69,6 +74,8 @@ export function HistoryPage() {
         )}
       </div>
 
+      {watchInfo && <WatchFilter watchedOnly={watchedOnly} watchedCount={news.watchedCount} newTotal={news.total} />}
+
       {history.isPending && <HistorySkeleton label={t('loading')} />}
 
       {history.isError && !history.data && (
@@ -87,7 +94,14 @@ export function HistoryPage() {
         </Alert>
       )}
 
-      {history.data && count === 0 && page === 1 && (
+      {history.data && count === 0 && page === 1 && watchedOnly && (
+        <section className="rounded-lg border border-dashed border-slate-300 p-8 text-center dark:border-slate-700">
+          <h2 className="text-lg font-semibold">{t('watch.emptyTitle')}</h2>
+          <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">{t('watch.emptyBody')}</p>
+        </section>
+      )}
+
+      {history.data && count === 0 && page === 1 && !watchedOnly && (
         <section className="rounded-lg border border-dashed border-slate-300 p-8 text-center dark:border-slate-700">
           <h2 className="text-lg font-semibold">{t('empty.title')}</h2>
           <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">{t('empty.body')}</p>
@@ -105,6 +119,7 @@ export function HistoryPage() {
                 entry={entry}
                 freshAllowed={profile.data?.can_download_fresh_exports}
                 onFresh={setFreshFor}
+                watch={watchInfo ? { nameMax: watchInfo.nameMax, news: news.bySearch.get(entry.search_id) } : undefined}
               />
             </li>
           ))}
@@ -117,6 +132,30 @@ export function HistoryPage() {
 
       {freshFor !== null && <DeltaDialog searchId={freshFor} onClose={closeFresh} />}
     </main>
+  )
+}
+
+/** All exports, or the watched searches only (with what is new in them). */
+function WatchFilter({ watchedOnly, watchedCount, newTotal }: { watchedOnly: boolean; watchedCount: number; newTotal: number }) {
+  const { t, i18n } = useTranslation('history')
+  const tab = (active: boolean) =>
+    `rounded-md px-3 py-1.5 text-sm font-medium ${
+      active ? 'bg-brand-700 text-white dark:bg-brand-100 dark:text-slate-900' : 'text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800'
+    }`
+  return (
+    <nav aria-label={t('watch.filterLabel')} className="mb-4 flex flex-wrap items-center gap-1">
+      <Link to={paths.history} className={tab(!watchedOnly)} aria-current={watchedOnly ? undefined : 'page'}>
+        {t('watch.all')}
+      </Link>
+      <Link to={`${paths.history}?watched=1`} className={tab(watchedOnly)} aria-current={watchedOnly ? 'page' : undefined}>
+        {t('watch.watchedTab', { formatted: formatNumber(i18n.language, watchedCount) })}
+      </Link>
+      {newTotal > 0 && (
+        <span className="ms-2 text-sm text-slate-700 dark:text-slate-300">
+          {t('watch.newTotal', { count: newTotal, formatted: formatNumber(i18n.language, newTotal) })}
+        </span>
+      )}
+    </nav>
   )
 }
 

@@ -1,0 +1,20 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { api } from '@/lib/api-client'
+import { historyKeys } from '../history-keys'
+import { historyEntrySchema } from './get-search-history'
+
+/** PATCH a history entry's `name` and/or `watched` (extension `watched_searches`). */
+export function updateHistoryEntry(searchId: number, patch: { name?: string | null; watched?: boolean }) {
+  return api(`/api/user/search-history/${searchId}`, { method: 'PATCH', body: patch, schema: historyEntrySchema })
+}
+
+export function useUpdateHistoryEntry() {
+  const qc = useQueryClient()
+  return useMutation({
+    mutationFn: ({ searchId, patch }: { searchId: number; patch: { name?: string | null; watched?: boolean } }) =>
+      updateHistoryEntry(searchId, patch),
+    // the lists only (the pages and the watched list): the dry runs of other watched searches stay as they are
+    onSuccess: () =>
+      Promise.all([qc.invalidateQueries({ queryKey: [...historyKeys.all, 'list'] }), qc.invalidateQueries({ queryKey: historyKeys.watched() })]),
+  })
+}
