@@ -8,6 +8,10 @@ export interface Deps {
   config: Config
   /** Wakes the export worker (jobs/export-worker.ts) after an export is queued. */
   kickExports: () => void
+  /** Wakes the webhook delivery worker (jobs/webhook-worker.ts) after a delivery is queued. */
+  kickWebhooks: () => void
+  /** Host name → addresses for webhook deliveries (tests pass their own; the system resolver otherwise). */
+  resolveHost?: (host: string) => Promise<string[]>
 }
 
 /** What an API key may do (issue 12, extension `scoped_api_keys`). */

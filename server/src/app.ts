@@ -50,11 +50,11 @@ export function createApp(deps: Deps) {
   // JSON answers of 1 KB or more gzip-compressed when the client accepts it (a 100-row preview
   // shrinks ≈ 10×). Only JSON: export files keep their Content-Length (download progress) and an
   // XLSX file is a zip already.
-  // Never the answers that carry a secret (tokens, a new API key): compressed secrets beside text an
+  // Never the answers that carry a secret (tokens, a new API key, a webhook signing secret): compressed secrets beside text an
   // attacker can put into the same answer leak through the compressed size (BREACH).
   const compressJson = compress({ threshold: 1024, contentTypeFilter: /^application\/json/i })
   app.use('/api/*', async (c, next) => {
-    if (/^\/api\/(auth|user\/api-keys)(\/|$)/.test(c.req.path)) return next()
+    if (/^\/api\/(auth|user\/api-keys|user\/webhooks)(\/|$)/.test(c.req.path)) return next()
     return compressJson(c, next)
   })
   // JSON answers are built whole in memory; their length lets the threshold above leave small ones be

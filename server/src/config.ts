@@ -39,6 +39,21 @@ export interface Config {
   publicUrlConfigured: boolean
   /** Directory of the built dashboard served at /, when it exists. */
   distDir: string
+  /** Webhooks (extension `webhooks`): see server/src/jobs/webhook-worker.ts. */
+  webhooks: {
+    /** Development only (WEBHOOK_ALLOW_HTTP_LOOPBACK=1): endpoints may be plain http on a loopback address. */
+    allowHttpLoopback: boolean
+    /** Whole delivery, connect to last byte read (WEBHOOK_TIMEOUT_MS). */
+    timeoutMs: number
+    /** First retry after this; later ones ×5, ×30, ×120, ×600 (WEBHOOK_RETRY_BASE_MS). */
+    retryBaseMs: number
+    /** Attempts per delivery before it is marked failed (WEBHOOK_MAX_ATTEMPTS). */
+    maxAttempts: number
+    /** How often an idle delivery worker looks for due deliveries (WEBHOOK_POLL_MS). */
+    pollMs: number
+    /** Endpoints one account may hold. */
+    maxEndpoints: number
+  }
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -73,6 +88,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: (env.PUBLIC_URL || `http://${host}:${port}`).replace(/\/+$/, ''),
     publicUrlConfigured: Boolean(env.PUBLIC_URL),
     distDir: path.resolve(env.DIST_DIR ?? 'dist'),
+    webhooks: {
+      allowHttpLoopback: env.WEBHOOK_ALLOW_HTTP_LOOPBACK === '1',
+      timeoutMs: Math.min(30_000, Math.max(100, Number(env.WEBHOOK_TIMEOUT_MS) || 5_000)), // well inside the delivery lease (60 s)
+      retryBaseMs: Math.max(10, Number(env.WEBHOOK_RETRY_BASE_MS) || 10_000),
+      maxAttempts: Math.max(1, Math.min(10, Number(env.WEBHOOK_MAX_ATTEMPTS) || 6)),
+      pollMs: Math.max(50, Number(env.WEBHOOK_POLL_MS) || 1_000),
+      maxEndpoints: Math.max(1, Number(env.MAX_WEBHOOKS) || 10),
+    },
   }
 }
 

@@ -6,6 +6,7 @@ import type { Config } from './config.ts'
 import { openDb } from './db/db.ts'
 import { startCleanup } from './jobs/cleanup.ts'
 import { startExportWorker } from './jobs/export-worker.ts'
+import { startWebhookWorker } from './jobs/webhook-worker.ts'
 import { Clock } from './lib/clock.ts'
 import { recordLegacyExports } from './lib/lead-sets.ts'
 import { seedIfEmpty } from './seed/index.ts'
@@ -17,7 +18,7 @@ export interface RunningService {
 }
 
 /** Opens (and on first start migrates and seeds) the database, starts the worker and the HTTP server. */
-export async function startService(given: Config): Promise<RunningService> {
+export async function startService(given: Config, options: { resolveHost?: (host: string) => Promise<string[]> } = {}): Promise<RunningService> {
   const config = { ...given }
   const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize })
   const clock = new Clock()
@@ -26,7 +27,8 @@ export async function startService(given: Config): Promise<RunningService> {
   if (recorded) console.log(`[exports] recorded the leads of ${recorded} earlier export(s)`)
   const worker = startExportWorker({ db, clock, config })
   const cleanup = startCleanup({ db, clock, config })
-  const deps: Deps = { db, clock, config, kickExports: worker.kick }
+  const webhooks = startWebhookWorker({ db, clock, config, resolveHost: options.resolveHost })
+  const deps: Deps = { db, clock, config, kickExports: worker.kick, kickWebhooks: webhooks.kick, resolveHost: options.resolveHost }
   const app = createApp(deps)
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host })
   await new Promise<void>((resolve) => server.once('listening', () => resolve()))
@@ -40,6 +42,7 @@ export async function startService(given: Config): Promise<RunningService> {
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()))
       await worker.stop()
+      await webhooks.stop()
       await cleanup.stop()
       await db.close()
     },

@@ -14,7 +14,7 @@ export interface TestService extends RunningService {
  * A real service on a random port with its own data directory, test clock on, small seed.
  * With DATABASE_URL set (CI's second run), each call gets its own fresh PostgreSQL database.
  */
-export async function startTestService(overrides: Partial<Config> = {}): Promise<TestService> {
+export async function startTestService(overrides: Partial<Config> = {}, options: Parameters<typeof startService>[1] = {}): Promise<TestService> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'leads-test-'))
   let databaseUrl: string | undefined
   let dropDb: (() => Promise<void>) | undefined
@@ -50,7 +50,7 @@ export async function startTestService(overrides: Partial<Config> = {}): Promise
     databaseUrl,
     ...overrides,
   }
-  const service = await startService(config)
+  const service = await startService(config, options)
   return {
     ...service,
     request(p, init = {}) {

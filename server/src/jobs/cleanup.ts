@@ -8,6 +8,8 @@ type CleanupDeps = Pick<Deps, 'db' | 'clock' | 'config'>
 /** A temp file untouched this long belongs to no running export (a writing worker touches it constantly). */
 export const ORPHAN_TMP_AGE_MS = 15 * 60_000
 const DAY_MS = 86_400_000
+/** Days a settled webhook delivery stays in the endpoint's log. */
+export const WEBHOOK_LOG_DAYS = 30
 
 /**
  * Temp files of exports whose process was killed mid-write (`<id>.<ext>.<random>.tmp`). Only old ones:
@@ -39,12 +41,14 @@ export interface CleanupCounts {
   passwordResets: number
   confirmations: number
   loginFailures: number
+  webhookDeliveries: number
 }
 
 /**
  * One clean-up pass: orphan temp files; export files whose link expired (the history row stays, with
  * `file_removed_at`); refresh tokens, reset and confirmation links a day past their expiry; sign-in
- * failure counts an hour quiet. Expiry is measured on the service clock, like the links themselves.
+ * failure counts an hour quiet; webhook deliveries settled more than WEBHOOK_LOG_DAYS ago (their log is what
+ * the dashboard shows; the database's clock, which scheduled them). Expiry is measured on the service clock, like the links themselves.
  */
 export async function runCleanup(deps: CleanupDeps): Promise<CleanupCounts> {
   const { db, clock, config } = deps
@@ -72,10 +76,14 @@ export async function runCleanup(deps: CleanupDeps): Promise<CleanupCounts> {
     'DELETE FROM login_failures WHERE last_failure_at < $1 AND (blocked_until IS NULL OR blocked_until < $2)',
     [new Date(now.getTime() - 3_600_000), now],
   )
-  const counts = { tempFiles, exportFiles, refreshTokens, passwordResets, confirmations, loginFailures }
+  const webhookDeliveries = await count(
+    `DELETE FROM webhook_deliveries WHERE status IN ('succeeded', 'failed') AND created_at < clock_timestamp() - $1 * interval '1 day'`,
+    [WEBHOOK_LOG_DAYS],
+  )
+  const counts = { tempFiles, exportFiles, refreshTokens, passwordResets, confirmations, loginFailures, webhookDeliveries }
   console.log(
     `[cleanup] removed ${tempFiles} orphan temp file(s), ${exportFiles} expired export file(s), ${refreshTokens} refresh token(s), ` +
-      `${passwordResets} reset link(s), ${confirmations} confirmation link(s), ${loginFailures} sign-in failure record(s)`,
+      `${passwordResets} reset link(s), ${confirmations} confirmation link(s), ${loginFailures} sign-in failure record(s), ${webhookDeliveries} webhook deliveries`,
   )
   return counts
 }

@@ -13,8 +13,9 @@ import { asFiltersInput, type ExportRow } from '../lib/exports.ts'
 import { describeError } from '../lib/errors.ts'
 import { fileLayout, type ExportColumn, type FileLayout } from '../lib/file-locale.ts'
 import { recordExportLeads } from '../lib/lead-sets.ts'
+import { newEventId, queueExportEventSql } from '../lib/webhooks.ts'
 
-type WorkerDeps = Omit<Deps, 'kickExports'>
+type WorkerDeps = Omit<Deps, 'kickExports' | 'kickWebhooks' | 'resolveHost'>
 
 /** Rows fetched per query: keyset pagination by id keeps memory flat whatever the export's size. */
 export const EXPORT_BATCH = 2000
@@ -298,11 +299,27 @@ export async function processExport(deps: WorkerDeps, row: ExportRow, shouldStop
     const days = await linkDays(db, row.user_id)
     // Only the lease holder completes the job. (A worker that lost its lease between the check above and
     // here renamed a file identical to the new holder's: same snapshot, filters and count, same bytes.)
+    // the export.completed webhook deliveries are queued by the same statement (extension webhooks)
     const completed = await db.query(
-      `UPDATE searches SET status = 'COMPLETED', progress = 100, processed_count = $2, file_path = $3, filename = $4,
-              file_size_bytes = $5, completed_at = $6, expires_at = $7, error = NULL, lease_owner = NULL, lease_until = NULL
-        WHERE id = $1 AND status = 'PROCESSING' AND lease_owner IS NOT DISTINCT FROM $8 RETURNING id`,
-      [row.id, done, finalPath, await exportFilename(db, row, completedAt), size, completedAt, new Date(completedAt.getTime() + days * DAY_MS), lease.owner],
+      `WITH done AS (
+         UPDATE searches SET status = 'COMPLETED', progress = 100, processed_count = $2, file_path = $3, filename = $4,
+                file_size_bytes = $5, completed_at = $6, expires_at = $7, error = NULL, lease_owner = NULL, lease_until = NULL
+          WHERE id = $1 AND status = 'PROCESSING' AND lease_owner IS NOT DISTINCT FROM $8 RETURNING *),
+       queued AS (${queueExportEventSql({ ev: '$9', type: '$10', at: '$11' })})
+       SELECT id FROM done`,
+      [
+        row.id,
+        done,
+        finalPath,
+        await exportFilename(db, row, completedAt),
+        size,
+        completedAt,
+        new Date(completedAt.getTime() + days * DAY_MS),
+        lease.owner,
+        newEventId(),
+        'export.completed',
+        completedAt.toISOString(),
+      ],
     )
     if (!completed.rows.length) console.log(`[export ${row.id}] finished after its lease was taken over: the new holder completes it`)
   } catch (err) {
@@ -321,8 +338,12 @@ export async function processExport(deps: WorkerDeps, row: ExportRow, shouldStop
     if (!(err instanceof SimulatedFailure)) console.error(`[export ${row.id}] failed:`, message)
     await db
       .query(
-        "UPDATE searches SET status = 'FAILED', error = $2, lease_owner = NULL, lease_until = NULL WHERE id = $1 AND lease_owner IS NOT DISTINCT FROM $3",
-        [row.id, message.slice(0, 500), lease.owner],
+        `WITH done AS (
+           UPDATE searches SET status = 'FAILED', error = $2, lease_owner = NULL, lease_until = NULL
+            WHERE id = $1 AND lease_owner IS NOT DISTINCT FROM $3 RETURNING *),
+         queued AS (${queueExportEventSql({ ev: '$4', type: '$5', at: '$6' })})
+         SELECT id FROM done`,
+        [row.id, message.slice(0, 500), lease.owner, newEventId(), 'export.failed', clock.now().toISOString()],
       )
       .catch((e: unknown) => console.error(`[export ${row.id}] could not record the failure: ${describeError(e)}`))
   }

@@ -65,6 +65,9 @@ export const ERROR_CODES = {
   api_key_limit: { params: ['limit'], doc: 'The account already holds `limit` active API keys.' },
   all_leads_owned: { params: ['count'], doc: 'With `skip_owned`: the account already has all `count` leads of the search; nothing to export.' },
   watch_limit: { params: ['limit'], doc: 'Extension `watched_searches`: the account already watches `limit` searches.' },
+  webhook_https_required: { params: [], doc: 'Extension `webhooks`: the endpoint URL must use https (plain http only to loopback on a development service).' },
+  webhook_address_blocked: { params: [], doc: 'Extension `webhooks`: the endpoint is a private, loopback, link-local or otherwise reserved address.' },
+  webhook_limit: { params: ['limit'], doc: 'Extension `webhooks`: the account already holds `limit` webhook endpoints.' },
   duplicate_value: { params: [], doc: 'A list names the same value twice (e.g. an export column).' },
 } as const satisfies Record<string, { params: readonly string[]; doc: string }>
 

@@ -4,6 +4,7 @@ import { authed, security } from '../lib/authed.ts'
 import { EXPORT_COLUMNS } from '../lib/file-locale.ts'
 import { KEY_SCOPES } from '../lib/key-scope.ts'
 import { MAX_NAME, MAX_WATCHED } from './history.ts'
+import { SIGNATURE_HEADER, WEBHOOK_EVENTS } from '../lib/webhooks.ts'
 import { authErrors, LANGUAGES } from '../lib/schemas.ts'
 
 /**
@@ -31,6 +32,8 @@ export const EXTENSIONS: Record<string, { version: number } & Record<string, unk
   scoped_api_keys: { version: 1, scopes: [...KEY_SCOPES] },
   /** `name` and `watched` on history entries (PATCH), `?watched=true` on the history list; at most `limit` watched. */
   watched_searches: { version: 1, limit: MAX_WATCHED, name_max_length: MAX_NAME },
+  /** /api/user/webhooks: signed export.completed / export.failed deliveries with a log (limit and loopback set when answered). */
+  webhooks: { version: 1, events: [...WEBHOOK_EVENTS], signature_header: SIGNATURE_HEADER, limit: 10, allow_http_loopback: false },
 }
 
 const CapabilitiesSchema = z
@@ -54,6 +57,18 @@ const capabilitiesRoute = createRoute({
 
 export function registerCapabilityRoutes(app: OpenAPIHono<AppEnv>) {
   app.openapi(capabilitiesRoute, (c) =>
-    c.json({ ...EXTENSIONS, api_key_limit: { version: 1, limit: c.var.deps.config.maxApiKeys } }, 200),
+    c.json(
+      {
+        ...EXTENSIONS,
+        api_key_limit: { version: 1, limit: c.var.deps.config.maxApiKeys },
+        webhooks: {
+          ...EXTENSIONS.webhooks!,
+          version: 1,
+          limit: c.var.deps.config.webhooks.maxEndpoints,
+          allow_http_loopback: c.var.deps.config.webhooks.allowHttpLoopback,
+        },
+      },
+      200,
+    ),
   )
 }

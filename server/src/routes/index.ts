@@ -15,6 +15,7 @@ import { registerExportRoutes } from './exports.ts'
 import { registerHistoryRoutes } from './history.ts'
 import { registerSnapshotRoutes } from './snapshots.ts'
 import { registerTestHookRoutes } from './test-hooks.ts'
+import { registerWebhookRoutes } from './webhooks.ts'
 
 export function registerRoutes(app: OpenAPIHono<AppEnv>, config: Pick<Config, 'testClock'>) {
   registerAuthRoutes(app)
@@ -30,6 +31,7 @@ export function registerRoutes(app: OpenAPIHono<AppEnv>, config: Pick<Config, 't
   registerExportRoutes(app)
   registerHistoryRoutes(app)
   registerSnapshotRoutes(app)
+  registerWebhookRoutes(app)
   // Only with LEADS_TEST_CLOCK=1: otherwise the hooks are neither served (404) nor listed in /api/schema/.
   if (config.testClock) registerTestHookRoutes(app)
 }

@@ -1,0 +1,52 @@
+import { createHmac, randomBytes } from 'node:crypto'
+import type { Queryable } from '../db/db.ts'
+
+/** Events an endpoint can subscribe to; `webhook.test` is sent on request to one endpoint only. */
+export const WEBHOOK_EVENTS = ['export.completed', 'export.failed'] as const
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number]
+export const TEST_EVENT = 'webhook.test'
+export const SIGNATURE_HEADER = 'Leads-Signature'
+
+export const newEventId = () => `evt_${randomBytes(12).toString('hex')}`
+export const newSecret = () => `whsec_${randomBytes(24).toString('base64url')}`
+
+/**
+ * `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>" under the endpoint's secret>`, as Stripe
+ * signs: a receiver recomputes it over the raw body, compares in constant time and refuses old `t`.
+ */
+export function signature(secret: string, timestamp: number, body: string): string {
+  return `t=${timestamp},v1=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`
+}
+
+/**
+ * SQL that, in the same statement as an export's final UPDATE (a CTE named `done` RETURNING the row),
+ * queues the event for every endpoint of the account subscribed to it: the export's state and its
+ * webhook deliveries are written together or not at all. Parameters: $ev (event id), $type, $at.
+ */
+export function queueExportEventSql(p: { ev: string; type: string; at: string }): string {
+  return `INSERT INTO webhook_deliveries (endpoint_id, event_id, event_type, payload)
+    SELECT e.id, ${p.ev}, ${p.type}, jsonb_build_object(
+             'id', ${p.ev}::text, 'type', ${p.type}::text, 'created_at', ${p.at}::text,
+             'data', jsonb_build_object(
+               'search_id', d.id, 'name', d.name, 'status', d.status, 'lead_count', d.lead_count,
+               'credits_charged', d.credits_charged, 'export_format', d.export_format, 'delta_of', d.delta_of,
+               'filename', d.filename, 'file_size_bytes', d.file_size_bytes, 'completed_at', d.completed_at,
+               'expires_at', d.expires_at, 'error', d.error))
+      FROM done d JOIN webhook_endpoints e ON e.user_id = d.user_id AND ${p.type}::text = ANY(e.events)`
+}
+
+/** Queues a test event for one endpoint; returns the delivery's id and event id. */
+export async function queueTestEvent(q: Queryable, endpointId: string, at: Date): Promise<{ id: number; event_id: string }> {
+  const ev = newEventId()
+  const payload = {
+    id: ev,
+    type: TEST_EVENT,
+    created_at: at.toISOString(),
+    data: { endpoint_id: endpointId, message: 'A test event sent from the dashboard. Nothing happened to your exports.' },
+  }
+  const { rows } = await q.query<{ id: string }>(
+    'INSERT INTO webhook_deliveries (endpoint_id, event_id, event_type, payload) VALUES ($1, $2, $3, $4) RETURNING id',
+    [endpointId, ev, TEST_EVENT, JSON.stringify(payload)],
+  )
+  return { id: Number(rows[0]!.id), event_id: ev }
+}
