@@ -62,6 +62,7 @@ export const ROUTE_MODULES: ReadonlyArray<readonly [RegExp, readonly string[]]> 
   [/^\/exports\/[^/]+$/, ['shell', 'export-job', 'en:exports']],
   [/^\/history$/, ['shell', 'history', 'en:history']],
   [/^\/api-keys$/, ['shell', 'api-keys', 'en:apikeys']],
+  [/^\/webhooks$/, ['shell', 'webhooks', 'en:webhooks']],
   [/^\/account$/, ['shell', 'account', 'en:account']],
 ]
 

@@ -41,6 +41,7 @@ export const router = createBrowserRouter([
               { path: paths.exportJobPattern, lazy: page(() => import('./routes/export-job'), ['exports']) },
               { path: paths.history, lazy: page(() => import('./routes/history'), ['history']) },
               { path: paths.apiKeys, lazy: page(() => import('./routes/api-keys'), ['apikeys']) },
+              { path: paths.webhooks, lazy: page(() => import('./routes/webhooks'), ['webhooks']) },
               { path: paths.account, lazy: page(() => import('./routes/account'), ['account']) },
             ],
           },

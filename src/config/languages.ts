@@ -14,7 +14,7 @@ export const isLanguage = (v: unknown): v is Language =>
  * Namespaces of locales/<lng>/<ns>.json the dashboard loads (`errors` when an error first arrives,
  * `columns` with the export file options; the reference service writes file headers from it too).
  */
-export const NAMESPACES = ['common', 'auth', 'search', 'exports', 'history', 'account', 'apikeys', 'plans', 'errors', 'columns'] as const
+export const NAMESPACES = ['common', 'auth', 'search', 'exports', 'history', 'account', 'apikeys', 'webhooks', 'plans', 'errors', 'columns'] as const
 export type Namespace = (typeof NAMESPACES)[number]
 
 /** Namespaces of locales/<lng>/<ns>.json the reference service reads (its mails); checked like the others. */

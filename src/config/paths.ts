@@ -12,5 +12,6 @@ export const paths = {
   exportJobPattern: '/exports/:searchId',
   history: '/history',
   apiKeys: '/api-keys',
+  webhooks: '/webhooks',
   account: '/account',
 } as const

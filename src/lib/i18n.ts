@@ -8,6 +8,7 @@ import type exportsNs from '../../locales/en/exports.json'
 import type history from '../../locales/en/history.json'
 import type account from '../../locales/en/account.json'
 import type apikeys from '../../locales/en/apikeys.json'
+import type webhooks from '../../locales/en/webhooks.json'
 import type plans from '../../locales/en/plans.json'
 import type errors from '../../locales/en/errors.json'
 import type columns from '../../locales/en/columns.json'
@@ -21,6 +22,7 @@ export interface EnResources {
   history: typeof history
   account: typeof account
   apikeys: typeof apikeys
+  webhooks: typeof webhooks
   plans: typeof plans
   errors: typeof errors
   columns: typeof columns

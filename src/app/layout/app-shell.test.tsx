@@ -1,7 +1,8 @@
-import { screen, within } from '@testing-library/react'
+import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { http, HttpResponse } from 'msw'
 import { beforeEach, describe, expect, it } from 'vitest'
+import { capabilitiesOptions } from '@/lib/api/capabilities'
 import { resetSessionForTests, setTokensForTests } from '@/lib/session'
 import { server } from '@/testing/msw-server'
 import { proProfile } from '@/testing/fixtures'
@@ -72,5 +73,26 @@ describe('mobile menu drawer', () => {
 
     await user.click(screen.getByRole('button', { name: 'In the page' }))
     expect(drawer()).toBeNull()
+  })
+})
+
+describe('the webhooks link', () => {
+  it('is not there when the service does not offer webhooks (no capabilities at all)', async () => {
+    const { queryClient } = renderShell()
+    const nav = screen.getAllByRole('navigation', { name: 'Main' })[0]!
+    expect(within(nav).getByRole('link', { name: 'API keys' })).toBeInTheDocument()
+    // the service has answered (404: no extensions), and still no link
+    await waitFor(() => expect(queryClient.getQueryState(capabilitiesOptions().queryKey)?.status).toBe('success'))
+    expect(within(nav).queryByRole('link', { name: 'Webhooks' })).not.toBeInTheDocument()
+  })
+
+  it('is there, after API keys, when the service lists the extension', async () => {
+    server.use(http.get('/api/capabilities/', () => HttpResponse.json({ webhooks: { version: 1, events: ['export.completed'] } })))
+    renderShell()
+    const nav = screen.getAllByRole('navigation', { name: 'Main' })[0]!
+    const link = await within(nav).findByRole('link', { name: 'Webhooks' })
+    expect(link).toHaveAttribute('href', '/webhooks')
+    const names = within(nav).getAllByRole('link').map((a) => a.textContent)
+    expect(names.indexOf('Webhooks')).toBe(names.indexOf('API keys') + 1)
   })
 })

@@ -23,6 +23,8 @@ const NAV = [
   { to: paths.search, key: 'nav.search' },
   { to: paths.history, key: 'nav.history' },
   { to: paths.apiKeys, key: 'nav.apiKeys' },
+  // only where the service offers the extension (asked once per session, beside the watched-search badge)
+  { to: paths.webhooks, key: 'nav.webhooks', capability: 'webhooks' },
   { to: paths.account, key: 'nav.account' },
   { to: paths.plans, key: 'nav.plans' },
 ] as const
@@ -48,6 +50,11 @@ function HistoryNavBadge() {
       <WatchedNewsBadge />
     </Suspense>
   )
+}
+
+/** A link to an extension's page: nothing until the service says it offers it (signed in only). */
+function CapabilityNavLink({ capability, children }: { capability: string; children: ReactNode }) {
+  return useCapability(capability) === true ? children : null
 }
 
 /** True once the page has loaded, 1.5 s have passed and the browser is idle. */
@@ -158,6 +165,20 @@ export function AppShell({ signedIn, children }: { signedIn: boolean; children: 
       {signedIn && item.to === paths.history && <HistoryNavBadge />}
     </>
   )
+  const link = (item: (typeof NAV)[number]) => {
+    const navLink = (
+      <NavLink key={item.to} to={item.to} className={linkClass}>
+        {label(item)}
+      </NavLink>
+    )
+    return 'capability' in item ? (
+      <CapabilityNavLink key={item.to} capability={item.capability}>
+        {navLink}
+      </CapabilityNavLink>
+    ) : (
+      navLink
+    )
+  }
 
   return (
     <div className="flex min-h-dvh flex-col">
@@ -186,11 +207,7 @@ export function AppShell({ signedIn, children }: { signedIn: boolean; children: 
             {t('appName')}
           </Link>
           <nav aria-label={t('nav.label')} className={`${signedIn ? 'hidden lg:flex' : 'flex'} items-center gap-1`}>
-            {nav.map((item) => (
-              <NavLink key={item.to} to={item.to} className={linkClass}>
-                {label(item)}
-              </NavLink>
-            ))}
+            {nav.map(link)}
           </nav>
           {signedIn && (
             <CreditBalance className="order-last w-full border-t border-slate-100 pt-1 sm:order-none sm:ms-auto sm:w-auto sm:border-0 sm:pt-0 dark:border-slate-800" />
@@ -217,11 +234,7 @@ export function AppShell({ signedIn, children }: { signedIn: boolean; children: 
         {signedIn && menuOpen && (
           <div id="mobile-nav" ref={drawerRef} className="border-t border-slate-200 px-3 pb-3 lg:hidden dark:border-slate-800">
             <nav aria-label={t('nav.label')} className="flex flex-col gap-1 pt-2">
-              {NAV.map((item) => (
-                <NavLink key={item.to} to={item.to} className={linkClass}>
-                  {label(item)}
-                </NavLink>
-              ))}
+              {NAV.map(link)}
             </nav>
             <LanguageSwitcher inline className="mt-3 sm:hidden" />
           </div>

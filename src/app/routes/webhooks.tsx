@@ -1,0 +1,5 @@
+import { WebhooksPage } from '@/features/webhooks/components/webhooks-page'
+
+export function Component() {
+  return <WebhooksPage />
+}

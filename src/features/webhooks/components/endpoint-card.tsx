@@ -1,0 +1,134 @@
+import { useQuery } from '@tanstack/react-query'
+import { useId, useState, type MouseEvent } from 'react'
+import { useTranslation } from 'react-i18next'
+import { ThrottleNotice, useThrottle } from '@/components/throttle-notice'
+import { Alert } from '@/components/ui/alert'
+import { Button } from '@/components/ui/button'
+import { ApiError } from '@/lib/api-client'
+import { errorMessage } from '@/lib/error-message'
+import { formatDateTime } from '@/lib/format'
+import { deliveriesOptions } from '../api/get-deliveries'
+import type { Webhook } from '../api/get-webhooks'
+import { useSendTestEvent } from '../api/send-test-event'
+import { DeliveriesList } from './deliveries-list'
+import { EventName } from './event-name'
+
+/**
+ * One endpoint: where it points, what it receives, its secret's hint, its actions, and its latest
+ * deliveries. The deliveries are polled only while one is under way or waiting for a retry, and for a
+ * few seconds after a test was sent (get-deliveries.ts: nextPollMs), never past the poll window.
+ */
+export function EndpointCard({
+  webhook,
+  onRotate,
+  onRemove,
+}: {
+  webhook: Webhook
+  onRotate: (w: Webhook, opener: HTMLButtonElement) => void
+  onRemove: (w: Webhook, opener: HTMLButtonElement) => void
+}) {
+  const { t, i18n } = useTranslation('webhooks')
+  const lng = i18n.language
+  const headingId = useId()
+  const [poll, setPoll] = useState<{ armedAt: number; testSentAt: number | null }>(() => ({ armedAt: Date.now(), testSentAt: null }))
+  const deliveries = useQuery(deliveriesOptions(webhook.id, poll))
+  const test = useSendTestEvent()
+  const throttle = useThrottle()
+  const [testSent, setTestSent] = useState(false)
+
+  // the buttons stay enabled while busy (a disabled button would drop the keyboard focus): a click
+  // during a request or a throttle wait does nothing
+  const throttled = test.error !== null && throttle.waiting
+  const sendTest = () => {
+    if (test.isPending || throttled) return
+    setTestSent(false)
+    test.mutate(webhook.id, {
+      onSuccess: () => {
+        const now = Date.now()
+        setPoll({ armedAt: now, testSentAt: now })
+        setTestSent(true)
+      },
+      onError: (e) => {
+        throttle.take(e)
+      },
+    })
+  }
+  const refresh = () => {
+    setPoll({ armedAt: Date.now(), testSentAt: null })
+    void deliveries.refetch()
+  }
+
+  return (
+    <article aria-labelledby={headingId} className="rounded-lg border border-slate-200 bg-white p-4 shadow-xs sm:p-6 dark:border-slate-800 dark:bg-slate-900">
+      <h3 id={headingId} className="font-mono text-sm font-semibold">
+        <bdi dir="ltr" className="break-all">
+          {webhook.url}
+        </bdi>
+      </h3>
+      <dl className="mt-3 grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[max-content_1fr]">
+        <dt className="text-slate-600 dark:text-slate-400">{t('list.events')}</dt>
+        <dd>
+          <ul className="flex flex-wrap gap-x-4 gap-y-1">
+            {webhook.events.map((e) => (
+              <li key={e}>
+                <EventName type={e} />
+              </li>
+            ))}
+          </ul>
+        </dd>
+        <dt className="text-slate-600 dark:text-slate-400">{t('list.secret')}</dt>
+        <dd>
+          <bdi dir="ltr" className="font-mono">
+            {webhook.secret_hint}
+          </bdi>
+        </dd>
+        <dt className="text-slate-600 dark:text-slate-400">{t('list.created')}</dt>
+        <dd>
+          <time dateTime={webhook.created_at}>{formatDateTime(lng, webhook.created_at)}</time>
+        </dd>
+        {webhook.secret_rotated_at && (
+          <>
+            <dt className="text-slate-600 dark:text-slate-400">{t('list.rotated')}</dt>
+            <dd>
+              <time dateTime={webhook.secret_rotated_at}>{formatDateTime(lng, webhook.secret_rotated_at)}</time>
+            </dd>
+          </>
+        )}
+      </dl>
+
+      <div className="mt-4 flex flex-wrap gap-2">
+        <Button variant="secondary" aria-describedby={headingId} aria-disabled={throttled || undefined} aria-busy={test.isPending || undefined} onClick={sendTest}>
+          {t('list.test')}
+        </Button>
+        <Button variant="secondary" aria-describedby={headingId} onClick={(e: MouseEvent<HTMLButtonElement>) => onRotate(webhook, e.currentTarget)}>
+          {t('list.rotate')}
+        </Button>
+        <Button
+          variant="ghost"
+          className="text-red-700 dark:text-red-400"
+          aria-describedby={headingId}
+          onClick={(e: MouseEvent<HTMLButtonElement>) => onRemove(webhook, e.currentTarget)}
+        >
+          {t('list.remove')}
+        </Button>
+      </div>
+      <div className="mt-3 empty:hidden">
+        {testSent && !test.isPending && <Alert tone="success">{t('list.testSent')}</Alert>}
+        {throttled && <ThrottleNotice remainingMs={throttle.remainingMs} />}
+        {test.isError && !(test.error instanceof ApiError && test.error.status === 429) && <Alert tone="error">{t('list.testError', { detail: errorMessage(test.error) })}</Alert>}
+      </div>
+
+      <section className="mt-5" aria-labelledby={`${headingId}-deliveries`}>
+        <div className="mb-2 flex flex-wrap items-center justify-between gap-2">
+          <h4 id={`${headingId}-deliveries`} className="text-sm font-semibold">
+            {t('deliveries.title')}
+          </h4>
+          <Button variant="ghost" className="min-h-8 px-2 py-1" aria-describedby={headingId} onClick={refresh}>
+            {t('deliveries.refresh')}
+          </Button>
+        </div>
+        <DeliveriesList deliveries={deliveries.data} isPending={deliveries.isPending} isError={deliveries.isError} onRetry={refresh} />
+      </section>
+    </article>
+  )
+}
