@@ -1,16 +1,78 @@
 /// <reference types="vitest/config" />
-import { defineConfig } from 'vite'
+import { build, defineConfig, type Plugin } from 'vite'
 import react from '@vitejs/plugin-react'
 import tailwindcss from '@tailwindcss/vite'
+import { mkdir, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { constants as zlib } from 'node:zlib'
 import { compression, defineAlgorithm } from 'vite-plugin-compression2'
 
 const apiTarget = process.env.VITE_DEV_API_TARGET ?? 'http://127.0.0.1:8000'
+const alias = { '@': new URL('./src', import.meta.url).pathname }
+
+/**
+ * After the browser build: renders the pages of src/app/prerender.tsx in Node (a server build of that
+ * entry) and writes their markup to <outDir>/.vite/prerender.json, which the service puts into each
+ * page's HTML (server/src/static.ts): the page paints from the HTML, then hydrates.
+ */
+/**
+ * The page paints from the HTML (its prerendered markup and the stylesheet); scripts only make it
+ * interactive. So the entry and its preloads ask for a low fetch priority: on a slow link the
+ * stylesheet comes first, and nothing that paints waits for a script.
+ */
+function lowPriorityScripts(): Plugin {
+  return {
+    name: 'leads:low-priority-scripts',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler: (html) =>
+        html.replace(/<(script type="module"|link rel="modulepreload")(?![^>]*fetchpriority)/g, '<$1 fetchpriority="low"'),
+    },
+  }
+}
+
+function prerender(): Plugin {
+  let root = ''
+  let outDir = ''
+  let mode = 'production'
+  return {
+    name: 'leads:prerender',
+    apply: (_config, env) => env.command === 'build' && !env.isSsrBuild,
+    configResolved(config) {
+      root = config.root
+      outDir = path.resolve(config.root, config.build.outDir)
+      mode = config.mode
+    },
+    async closeBundle(error) {
+      if (error) return
+      const serverOut = path.join(root, 'node_modules/.cache/prerender')
+      await build({
+        configFile: false,
+        root,
+        mode,
+        logLevel: 'warn',
+        plugins: [react()],
+        resolve: { alias },
+        build: { ssr: 'src/app/prerender.tsx', outDir: serverOut, emptyOutDir: true, minify: false, target: 'node20' },
+      })
+      const { renderAll } = (await import(pathToFileURL(path.join(serverOut, 'prerender.js')).href)) as {
+        renderAll: () => Promise<Record<string, Record<string, string>>>
+      }
+      const pages = await renderAll()
+      await mkdir(path.join(outDir, '.vite'), { recursive: true })
+      await writeFile(path.join(outDir, '.vite', 'prerender.json'), JSON.stringify(pages))
+    },
+  }
+}
 
 export default defineConfig({
   plugins: [
     react(),
     tailwindcss(),
+    prerender(),
+    lowPriorityScripts(),
     // brotli (maximum quality) and gzip twins of every text asset, sent by the service by
     // Accept-Encoding (server/src/static.ts); nothing is compressed at request time
     compression({
@@ -23,7 +85,7 @@ export default defineConfig({
       ],
     }),
   ],
-  resolve: { alias: { '@': new URL('./src', import.meta.url).pathname } },
+  resolve: { alias },
   build: {
     manifest: true,
     sourcemap: false,

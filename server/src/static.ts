@@ -2,6 +2,8 @@ import { readFile, stat } from 'node:fs/promises'
 import path from 'node:path'
 import zlib, { brotliCompressSync, gzipSync } from 'node:zlib'
 import type { Context } from 'hono'
+import { getCookie } from 'hono/cookie'
+import { LANGUAGES } from './lib/schemas.ts'
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -46,10 +48,10 @@ function decodeOnce(rawPath: string): string | null {
 }
 
 /**
- * The route modules each dashboard address renders (src/app/router.tsx), so the HTML can ask for
- * them beside the entry instead of after it: without this hint the browser learns of a page's chunk
- * only once the entry has run (entry → route chunk → page strings → paint). `en:<ns>` is a page's
- * English namespace (locales/en/<ns>.json), loaded with it. A test keeps this in step with the router.
+ * The route modules each dashboard address renders (src/app/router.tsx), so the entry can fetch them
+ * beside the app's own code instead of after it (without this the browser learns of a page's chunk
+ * only once the app has run: app → route chunk → page strings). `en:<ns>` is a page's English
+ * namespace (locales/en/<ns>.json), loaded with it. A test keeps this in step with the router.
  */
 export const ROUTE_MODULES: ReadonlyArray<readonly [RegExp, readonly string[]]> = [
   [/^\/sign-in$/, ['sign-in']],
@@ -72,11 +74,16 @@ interface ManifestChunk {
   isEntry?: boolean
 }
 
+/** dist/.vite/prerender.json (src/app/prerender.tsx): `{ [pathname]: { 'signed-out'?: markup, 'signed-in'?: markup } }`. */
+type Prerendered = Record<string, Partial<Record<PrerenderVariant, string>>>
+export type PrerenderVariant = 'signed-out' | 'signed-in'
+
 interface Dashboard {
-  /** index.html with the route's hints, by hint set (and encoding). */
+  /** index.html with the route's hints (and markup), by route, variant and encoding. */
   pages: Map<string, Buffer>
   html: string
   manifest: Record<string, ManifestChunk> | null
+  prerendered: Prerendered
 }
 
 const dashboards = new Map<string, Promise<Dashboard | null>>()
@@ -94,10 +101,16 @@ async function loadDashboard(distDir: string): Promise<Dashboard | null> {
   } catch {
     // a build without a manifest still works, only without route hints
   }
-  return { pages: new Map(), html, manifest }
+  let prerendered: Prerendered = {}
+  try {
+    prerendered = JSON.parse(await readFile(path.join(distDir, '.vite', 'prerender.json'), 'utf8')) as Prerendered
+  } catch {
+    // without it every page is drawn in the browser
+  }
+  return { pages: new Map(), html, manifest, prerendered }
 }
 
-/** Files (under /assets) the route needs beyond what index.html already names. */
+/** Files (under /assets) the route needs beyond what the entry and the app already fetch. */
 function routeFiles(manifest: Record<string, ManifestChunk>, modules: readonly string[]): string[] {
   const entry = Object.keys(manifest).find((k) => manifest[k]!.isEntry)
   const have = new Set<string>()
@@ -106,7 +119,9 @@ function routeFiles(manifest: Record<string, ManifestChunk>, modules: readonly s
     into.add(k)
     for (const i of manifest[k].imports ?? []) walk(i, into)
   }
+  // the entry and the app it starts (src/main.tsx → src/app/start.tsx) fetch their own imports
   if (entry) walk(entry, have)
+  walk('src/app/start.tsx', have)
   const want = new Set<string>()
   for (const m of modules) {
     walk(m.startsWith('en:') ? `locales/en/${m.slice(3)}.json` : `src/app/routes/${m}.tsx`, want)
@@ -114,14 +129,27 @@ function routeFiles(manifest: Record<string, ManifestChunk>, modules: readonly s
   return [...want].filter((k) => !have.has(k)).map((k) => `/${manifest[k]!.file}`)
 }
 
-function pageFor(d: Dashboard, pathname: string, encoding: 'br' | 'gzip' | null): Buffer {
-  const route = ROUTE_MODULES.find(([re]) => re.test(pathname.replace(/(.)\/+$/, '$1')))
-  const id = `${route ? ROUTE_MODULES.indexOf(route) : -1}:${encoding ?? ''}`
+/** The root element and what index.html paints in it until the page's code runs (the brand mark), between markers. */
+const ROOT = /<div id="root">(<!--app-->[\s\S]*?<!--\/app-->)<\/div>/
+
+/**
+ * index.html for an address: its root names the page's files for the entry to fetch beside its own
+ * (`data-preload`, src/main.tsx) and, when the build prerendered the page for this browser's variant,
+ * holds that markup instead of the brand mark (`data-prerendered`).
+ */
+function pageFor(d: Dashboard, pathname: string, encoding: 'br' | 'gzip' | null, variant: PrerenderVariant | null): Buffer {
+  const address = pathname.replace(/(.)\/+$/, '$1')
+  const route = ROUTE_MODULES.find(([re]) => re.test(address))
+  const markup = variant ? d.prerendered[address]?.[variant] : undefined
+  const id = `${route ? ROUTE_MODULES.indexOf(route) : -1}:${markup ? `${address}:${variant}` : ''}:${encoding ?? ''}`
   let page = d.pages.get(id)
   if (!page) {
     const files = route && d.manifest ? routeFiles(d.manifest, route[1]) : []
-    const hints = files.map((f) => `<link rel="modulepreload" crossorigin href="${f}">`).join('')
-    const html = Buffer.from(hints ? d.html.replace('</head>', `${hints}</head>`) : d.html)
+    const text = d.html.replace(ROOT, (_all, placeholder: string) => {
+      const attributes = `${files.length ? ` data-preload="${files.join(' ')}"` : ''}${markup ? ` data-prerendered="${variant}"` : ''}`
+      return `<div id="root"${attributes}>${markup ?? placeholder}</div>`
+    })
+    const html = Buffer.from(text)
     page =
       encoding === 'br'
         ? brotliCompressSync(html, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } })
@@ -131,6 +159,42 @@ function pageFor(d: Dashboard, pathname: string, encoding: 'br' | 'gzip' | null)
     d.pages.set(id, page)
   }
   return page
+}
+
+const SUPPORTED: ReadonlySet<string> = new Set(LANGUAGES)
+
+/** The dashboard's language as src/lib/i18n.ts picks it without a stored choice: the first supported one the browser asks for. */
+export function browserLanguage(acceptLanguage: string | undefined): string {
+  const ranges = (acceptLanguage ?? '')
+    .split(',')
+    .map((part, i) => {
+      const [tag, ...params] = part.trim().split(';')
+      const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)).find(Boolean)
+      return { tag: tag!.trim().toLowerCase(), q: q ? Number(q[1]) : 1, i }
+    })
+    .filter((r) => r.tag && r.q > 0)
+    .sort((a, b) => b.q - a.q || a.i - b.i)
+  for (const { tag } of ranges) {
+    const base = tag.slice(0, 2)
+    if (base === 'no' || base === 'nn') return 'nb'
+    if (SUPPORTED.has(base)) return base
+  }
+  return 'en'
+}
+
+/**
+ * Which prerendered markup this browser's first render would match, if any: only English (the
+ * language the dashboard stored in the `leads.lang` cookie, else the browser's), only the bare address
+ * (a query such as a search's filters changes the page), and the variant by the `leads.signed-in`
+ * cookie. The cookies are hints the dashboard keeps (src/lib/page-hints.ts), never credentials; the
+ * browser checks the same again before it hydrates (src/main.tsx).
+ */
+export function prerenderVariant(c: Context): PrerenderVariant | null {
+  if (new URL(c.req.url).search) return null
+  const stored = getCookie(c, 'leads.lang')
+  const lang = stored && SUPPORTED.has(stored) ? stored : browserLanguage(c.req.header('accept-language'))
+  if (lang !== 'en') return null
+  return getCookie(c, 'leads.signed-in') === '1' ? 'signed-in' : 'signed-out'
 }
 
 /** The best encoding the client accepts that a precompressed file exists for (brotli, then gzip). */
@@ -181,8 +245,10 @@ export async function serveDashboard(c: Context, distDir: string): Promise<Respo
       dashboards.delete(distDir)
       return c.text('The dashboard is not built yet: run `npm run build` (or `npm start`).', 503)
     }
-    body = pageFor(d, pathname ?? '/', encoding)
+    body = pageFor(d, pathname ?? '/', encoding, prerenderVariant(c))
     headers['Content-Type'] = TYPES['.html']!
+    // the markup depends on the language and session hints (prerenderVariant)
+    headers.Vary = 'Accept-Encoding, Accept-Language, Cookie'
     headers['Cache-Control'] = 'no-cache'
     if (encoding) headers['Content-Encoding'] = encoding
   } else {

@@ -34,6 +34,12 @@ const MANIFEST = {
   'locales/de/search.json': { file: 'assets/search-d1.js', isDynamicEntry: true },
 }
 
+const PRERENDERED = {
+  '/sign-in': { 'signed-out': '<main><h1>Sign in</h1></main>' },
+  '/plans': { 'signed-out': '<main><h1>Plans</h1><a>Sign in</a></main>', 'signed-in': '<main><h1>Plans</h1><nav>Search</nav></main>' },
+  '/search': { 'signed-in': '<main><h1>Search</h1></main>' },
+}
+
 describe('the built dashboard as a browser fetches it', () => {
   let svc: TestService
   let dist: string
@@ -43,8 +49,9 @@ describe('the built dashboard as a browser fetches it', () => {
     await mkdir(path.join(dist, '.vite'))
     await writeFile(
       path.join(dist, 'index.html'),
-      '<!doctype html><html><head><title>dashboard</title><script type="module" crossorigin src="/assets/index-e1.js"></script></head><body></body></html>',
+      '<!doctype html><html><head><title>dashboard</title><script type="module" crossorigin src="/assets/index-e1.js"></script></head><body><div id="root"><!--app--><div>mark</div><!--/app--></div></body></html>',
     )
+    await writeFile(path.join(dist, '.vite', 'prerender.json'), JSON.stringify(PRERENDERED))
     await writeFile(path.join(dist, '.vite', 'manifest.json'), JSON.stringify(MANIFEST))
     await writeFile(path.join(dist, 'assets', 'index-e1.js'), ENTRY_JS)
     await writeFile(path.join(dist, 'assets', 'index-e1.js.br'), brotliCompressSync(ENTRY_JS))
@@ -74,25 +81,54 @@ describe('the built dashboard as a browser fetches it', () => {
     expect(plain.body.toString()).toBe(ENTRY_JS)
   })
 
-  it('names the page’s own chunks in the HTML beside the entry, for each dashboard address, compressed', async () => {
+  it('names the page’s own chunks on the root for the entry to fetch beside the app, for each dashboard address, compressed', async () => {
     const signIn = await rawGet(`${svc.url}/sign-in`, { 'Accept-Encoding': 'br' })
     expect(signIn.status).toBe(200)
     expect(signIn.headers['content-encoding']).toBe('br')
     expect(signIn.headers['cache-control']).toBe('no-cache')
     const { brotliDecompressSync } = await import('node:zlib')
     const html = brotliDecompressSync(signIn.body).toString()
-    const hints = (h: string) => [...h.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((m) => m[1])
+    const preload = (h: string) => (/<div id="root"[^>]* data-preload="([^"]*)"/.exec(h)?.[1].split(' ') ?? []).sort()
     // the route chunk and what it imports, minus what the entry already brings
-    expect(hints(html).sort()).toEqual(['/assets/form-f1.js', '/assets/sign-in-s1.js'])
-    expect(html.indexOf('modulepreload')).toBeLessThan(html.indexOf('</head>'))
+    expect(preload(html)).toEqual(['/assets/form-f1.js', '/assets/sign-in-s1.js'])
 
     const search = (await rawGet(`${svc.url}/search/`)).body.toString()
-    expect(hints(search).sort()).toEqual(['/assets/form-f1.js', '/assets/search-l1.js', '/assets/search-q1.js', '/assets/shell-h1.js'])
+    expect(preload(search)).toEqual(['/assets/form-f1.js', '/assets/search-l1.js', '/assets/search-q1.js', '/assets/shell-h1.js'])
     // no other language, no other page's strings (the export confirmation's load with it), and nothing for an address that is no page
     expect(search).not.toContain('exports-l1')
     expect(search).not.toContain('search-d1')
     expect(search).not.toContain('account-l1')
-    expect(hints((await rawGet(`${svc.url}/no-such-page`)).body.toString())).toEqual([])
+    const none = (await rawGet(`${svc.url}/no-such-page`)).body.toString()
+    expect(preload(none)).toEqual([])
+    expect(none).toContain('<div id="root"><!--app--><div>mark</div><!--/app--></div>')
+  })
+
+  it('puts the prerendered markup of the browser’s variant into the root: English only, bare addresses only, by the session hint', async () => {
+    const root = async (address: string, headers: Record<string, string> = {}) => {
+      const res = await rawGet(`${svc.url}${address}`, headers)
+      expect(res.headers.vary).toBe('Accept-Encoding, Accept-Language, Cookie')
+      const html = res.body.toString()
+      const m = /<div id="root"([^>]*)>([\s\S]*?)<\/div><\/body>/.exec(html)
+      return { variant: /data-prerendered="([^"]+)"/.exec(m?.[1] ?? '')?.[1] ?? null, inner: m?.[2] ?? '' }
+    }
+    expect(await root('/sign-in')).toEqual({ variant: 'signed-out', inner: PRERENDERED['/sign-in']['signed-out'] })
+    expect(await root('/sign-in', { 'Accept-Language': 'en-GB,de;q=0.8' })).toMatchObject({ variant: 'signed-out' })
+    // a browser that asks for another supported language first, or chose one, is drawn in the browser
+    expect(await root('/sign-in', { 'Accept-Language': 'de-DE,en;q=0.8' })).toEqual({ variant: null, inner: '<!--app--><div>mark</div><!--/app-->' })
+    expect(await root('/sign-in', { 'Accept-Language': 'nn' })).toMatchObject({ variant: null })
+    expect(await root('/sign-in', { Cookie: 'leads.lang=he' })).toMatchObject({ variant: null })
+    // a stored English choice wins over the browser's language; an unknown stored value does not count
+    expect(await root('/sign-in', { Cookie: 'leads.lang=en', 'Accept-Language': 'de' })).toMatchObject({ variant: 'signed-out' })
+    expect(await root('/sign-in', { Cookie: 'leads.lang=xx', 'Accept-Language': 'de' })).toMatchObject({ variant: null })
+    // the session hint picks the variant; a page without that variant is drawn in the browser
+    expect(await root('/plans', { Cookie: 'leads.signed-in=1' })).toEqual({ variant: 'signed-in', inner: PRERENDERED['/plans']['signed-in'] })
+    expect(await root('/plans')).toEqual({ variant: 'signed-out', inner: PRERENDERED['/plans']['signed-out'] })
+    expect(await root('/search', { Cookie: 'leads.signed-in=1' })).toMatchObject({ variant: 'signed-in' })
+    expect(await root('/search')).toMatchObject({ variant: null })
+    expect(await root('/sign-in', { Cookie: 'leads.signed-in=1' })).toMatchObject({ variant: null })
+    // a query (a search's filters, the sign-in page's reason) changes the page: no markup
+    expect(await root('/search?countries=DE', { Cookie: 'leads.signed-in=1' })).toMatchObject({ variant: null })
+    expect(await root('/sign-in?reason=expired')).toMatchObject({ variant: null })
   })
 
   it('serves robots.txt as text, and not the build’s manifest', async () => {

@@ -1,4 +1,4 @@
-import { createBrowserRouter, Navigate } from 'react-router'
+import { matchRoutes, Navigate, type RouteObject } from 'react-router'
 import { paths } from '@/config/paths'
 import { loadPageNamespaces, type PageNamespace } from '@/lib/i18n'
 import { PageSkeleton } from '@/components/page-skeleton'
@@ -17,7 +17,7 @@ const page =
   async () =>
     (await Promise.all([load(), loadPageNamespaces(namespaces)]))[0]
 
-export const router = createBrowserRouter([
+export const routes: RouteObject[] = [
   {
     ErrorBoundary: RouteError,
     // painted while the first page's code loads (the same mark as index.html's)
@@ -50,4 +50,19 @@ export const router = createBrowserRouter([
       { path: '*', lazy: () => import('./routes/not-found') },
     ],
   },
-])
+]
+
+/**
+ * Loads the code of every lazy route matching `pathname` and puts it on the route, so the router
+ * renders the page in its first render: no HydrateFallback in between, and the markup the service
+ * prerendered (src/app/prerender.tsx) can be hydrated as it is (React Router's "lazy routes with SSR").
+ */
+export async function resolveLazyRoutes(pathname: string): Promise<void> {
+  const lazy = (matchRoutes(routes, pathname) ?? []).map((m) => m.route).filter((r) => typeof r.lazy === 'function')
+  await Promise.all(
+    lazy.map(async (route) => {
+      const mod = await (route.lazy as () => Promise<Partial<RouteObject>>)()
+      Object.assign(route, { ...mod, lazy: undefined })
+    }),
+  )
+}

@@ -1,6 +1,7 @@
 import i18n from 'i18next'
 import { initReactI18next } from 'react-i18next'
 import { isLanguage, NAMESPACES, RTL_LANGUAGES, type Language, type Namespace } from '@/config/languages'
+import { setPageHint } from './page-hints'
 import common from '../../locales/en/common.json'
 import auth from '../../locales/en/auth.json'
 import type search from '../../locales/en/search.json'
@@ -117,6 +118,8 @@ function browserLanguage(): Language {
 }
 
 function applyDocumentLanguage(lng: string) {
+  if (typeof document === 'undefined') return // prerendering (src/app/prerender.tsx)
+  setPageHint('leads.lang', lng)
   document.documentElement.lang = lng
   document.documentElement.dir = RTL_LANGUAGES.has(lng as Language) ? 'rtl' : 'ltr'
 }

@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from 'react'
 import { api, ApiError, buildUrl, CLIENT_CODES, setAuthHandlers } from './api-client'
+import { setPageHint } from './page-hints'
 
 /**
  * The signed-in session (docs/security.md says why tokens live where they do):
@@ -56,17 +57,21 @@ export interface SessionSnapshot {
 }
 let snapshot: SessionSnapshot = { signedIn: readRefresh() !== null, endReason: null }
 let endReason: SessionEndReason | null = null
+setPageHint('leads.signed-in', snapshot.signedIn ? '1' : null)
 
 function publish() {
   const signedIn = readRefresh() !== null
   if (signedIn) endReason = null
   if (signedIn !== snapshot.signedIn || endReason !== snapshot.endReason) {
+    if (signedIn !== snapshot.signedIn) setPageHint('leads.signed-in', signedIn ? '1' : null)
     snapshot = { signedIn, endReason }
     for (const l of storeListeners) l()
   }
 }
 
-const channel: BroadcastChannel | null = typeof BroadcastChannel === 'function' ? new BroadcastChannel(CHANNEL_NAME) : null
+// (not while prerendering in Node, whose BroadcastChannel would keep the build running)
+const channel: BroadcastChannel | null =
+  typeof BroadcastChannel === 'function' && typeof window !== 'undefined' ? new BroadcastChannel(CHANNEL_NAME) : null
 
 function post(message: Message) {
   channel?.postMessage(message)
@@ -263,6 +268,11 @@ export function useSession(): SessionSnapshot {
 }
 
 export const isSignedIn = () => snapshot.signedIn
+
+/** Prerendering only (src/app/prerender.tsx): the page is rendered as this browser state would render it. */
+export function assumeSessionForPrerender(signedIn: boolean): void {
+  snapshot = { signedIn, endReason: null }
+}
 
 /** Test seam: forget the in-memory token (as a reload would). */
 export function resetSessionForTests() {

@@ -1,4 +1,5 @@
 import type { ButtonHTMLAttributes, Ref } from 'react'
+import { useHydrated } from '@/lib/use-hydrated'
 import { Spinner } from './spinner'
 
 type Variant = 'primary' | 'secondary' | 'danger' | 'ghost'
@@ -22,11 +23,14 @@ export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
 }
 
 export function Button({ variant = 'primary', loading = false, className = '', disabled, children, type = 'button', ...rest }: ButtonProps) {
+  // A submit button in prerendered markup stays disabled until the page's code runs: a native
+  // submission (a click, or Enter in a field) would put the form's fields, a password too, into the address.
+  const hydrated = useHydrated()
   return (
     <button
       type={type}
       className={buttonClass(variant, className)}
-      disabled={disabled || loading}
+      disabled={disabled || loading || (type === 'submit' && !hydrated)}
       aria-busy={loading || undefined}
       {...rest}
     >

@@ -1,0 +1,31 @@
+import { startTransition, StrictMode } from 'react'
+import { createRoot, hydrateRoot } from 'react-dom/client'
+import { createBrowserRouter } from 'react-router'
+import { i18n, initI18n } from '@/lib/i18n'
+import { isSignedIn } from '@/lib/session'
+import { App } from './app'
+import { resolveLazyRoutes, routes } from './router'
+
+/** Starts the dashboard in `container` (src/main.tsx calls it once the page has painted). */
+export async function start(container: HTMLElement): Promise<void> {
+  await Promise.all([initI18n(), resolveLazyRoutes(window.location.pathname)])
+  const router = createBrowserRouter(routes)
+  const app = (
+    <StrictMode>
+      <App router={router} />
+    </StrictMode>
+  )
+  // The service may have sent this page's markup, rendered at build time in English for a browser with
+  // or without a session (src/app/prerender.tsx): kept and hydrated when this browser would draw the
+  // same, replaced otherwise. Either way the first render runs as a transition, in slices that leave
+  // the main thread free between them (a slow phone stays responsive while the page starts).
+  const prerendered = container.dataset.prerendered
+  if (prerendered && i18n.language === 'en' && (prerendered === 'signed-in') === isSignedIn()) {
+    startTransition(() => {
+      hydrateRoot(container, app)
+    })
+  } else {
+    const root = createRoot(container)
+    startTransition(() => root.render(app))
+  }
+}
