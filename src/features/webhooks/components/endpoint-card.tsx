@@ -7,7 +7,7 @@ import { Button } from '@/components/ui/button'
 import { ApiError } from '@/lib/api-client'
 import { errorMessage } from '@/lib/error-message'
 import { formatDateTime } from '@/lib/format'
-import { deliveriesOptions } from '../api/get-deliveries'
+import { deliveriesOptions, type Delivery } from '../api/get-deliveries'
 import type { Webhook } from '../api/get-webhooks'
 import { useSendTestEvent } from '../api/send-test-event'
 import { DeliveriesList } from './deliveries-list'
@@ -34,19 +34,21 @@ export function EndpointCard({
   const deliveries = useQuery(deliveriesOptions(webhook.id, poll))
   const test = useSendTestEvent()
   const throttle = useThrottle()
-  const [testSent, setTestSent] = useState(false)
+  // the test event sent last (its delivery id): the line under the buttons follows how it went
+  const [sentId, setSentId] = useState<number | null>(null)
+  const sent = sentId === null ? undefined : deliveries.data?.find((d) => d.id === sentId)
 
   // the buttons stay enabled while busy (a disabled button would drop the keyboard focus): a click
   // during a request or a throttle wait does nothing
   const throttled = test.error !== null && throttle.waiting
   const sendTest = () => {
     if (test.isPending || throttled) return
-    setTestSent(false)
+    setSentId(null)
     test.mutate(webhook.id, {
-      onSuccess: () => {
+      onSuccess: (queued) => {
         const now = Date.now()
         setPoll({ armedAt: now, testSentAt: now })
-        setTestSent(true)
+        setSentId(queued.delivery_id)
       },
       onError: (e) => {
         throttle.take(e)
@@ -113,7 +115,7 @@ export function EndpointCard({
         </Button>
       </div>
       <div className="mt-3 empty:hidden">
-        {testSent && !test.isPending && <Alert tone="success">{t('list.testSent')}</Alert>}
+        {sentId !== null && <TestOutcome delivery={sent} />}
         {throttled && <ThrottleNotice remainingMs={throttle.remainingMs} />}
         {test.isError && !(test.error instanceof ApiError && test.error.status === 429) && <Alert tone="error">{t('list.testError', { detail: errorMessage(test.error) })}</Alert>}
       </div>
@@ -131,4 +133,16 @@ export function EndpointCard({
       </section>
     </article>
   )
+}
+
+/** How the test event just sent went: queued (or being sent), delivered with its HTTP status, or refused. */
+function TestOutcome({ delivery }: { delivery: Delivery | undefined }) {
+  const { t } = useTranslation('webhooks')
+  if (delivery?.status === 'succeeded') {
+    return <Alert tone="success">{t('list.testDelivered', { code: delivery.last_status_code ?? '' })}</Alert>
+  }
+  if (delivery && (delivery.status === 'failed' || (delivery.status === 'pending' && delivery.attempts > 0))) {
+    return <Alert tone="warning">{t('list.testNotDelivered')}</Alert>
+  }
+  return <Alert tone="info">{t('list.testSent')}</Alert>
 }

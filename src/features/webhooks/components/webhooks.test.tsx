@@ -241,7 +241,23 @@ describe('an endpoint', () => {
     await waitFor(() => expect(within(card).getByTestId('delivery')).toHaveTextContent('Delivered'), { timeout: 5_000 })
     expect(within(card).getByTestId('delivery')).toHaveTextContent('HTTP 200')
     expect(within(card).getByTestId('delivery')).toHaveTextContent('Attempts: 1')
+    // the line under the buttons says how it went, for those who do not look at the list
+    expect(within(card).getByText('Test event delivered: your endpoint answered HTTP 200.').closest('[role="status"]')).not.toBeNull()
     expect(fake.requests.some((r) => r.path === '/api/user/webhooks/wh_existing01/deliveries/?limit=10')).toBe(true)
+  })
+
+  it('a test event the endpoint refuses: says so, and the delivery shows why', async () => {
+    const fake = serve({ endpoints: [fakeWebhook()] })
+    await renderPage()
+    const card = await screen.findByRole('article', { name: 'https://hooks.example.com/leads' })
+    await userEvent.click(within(card).getByRole('button', { name: 'Send test event' }))
+    await within(card).findByTestId('delivery')
+    fake.settle(500)
+    expect(await within(card).findByText(/did not accept the test event/, {}, { timeout: 5_000 })).toBeInTheDocument()
+    const item = within(card).getByTestId('delivery')
+    expect(item).toHaveTextContent('Failed')
+    expect(item).toHaveTextContent('HTTP 500')
+    expect(item).toHaveTextContent('Error: answered 500')
   })
 
   it('a fifth test in a minute: says how long to wait instead of an error', async () => {
