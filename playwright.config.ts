@@ -54,6 +54,10 @@ export default defineConfig({
       // back-off (which the 429 test uses) does not depend on these
       ...Object.fromEntries(['LOGIN', 'REFRESH', 'SIGNUP', 'RESET', 'CONFIRM', 'FAILED_AUTH', 'PUBLIC'].map((k) => [`${k}_PER_MINUTE`, '100000'])),
       PAGE_SNAPSHOT_TOKEN: 'e2e-service-token',
+      // webhooks to a receiver the test starts on 127.0.0.1 (development setting), retried and picked up quickly
+      WEBHOOK_ALLOW_HTTP_LOOPBACK: '1',
+      WEBHOOK_RETRY_BASE_MS: '1000',
+      WEBHOOK_POLL_MS: '200',
       // a private build (`npx vite build --outDir …`) keeps a run safe from a rebuild of dist/
       DIST_DIR: process.env.DIST_DIR ?? 'dist',
     },

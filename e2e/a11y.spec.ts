@@ -26,6 +26,7 @@ const signedInPages = (exportId: number) => [
   { name: 'history', path: '/history' },
   { name: 'account', path: '/account' },
   { name: 'api-keys', path: '/api-keys' },
+  { name: 'webhooks', path: '/webhooks' },
   { name: 'plans', path: '/plans' },
 ]
 

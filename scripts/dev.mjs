@@ -16,8 +16,14 @@ const api = spawn(serverCommand, {
   shell: true,
   detached: true, // its own process group, so stopping it stops the whole tree
   stdio: ['ignore', 'pipe', 'inherit'],
-  // links in mails (password reset) should open the dev server, not the API port
-  env: { ...process.env, PORT: apiPort, PUBLIC_URL: process.env.PUBLIC_URL ?? devUrl.slice(0, -1) },
+  // links in mails (password reset) should open the dev server, not the API port; webhooks may call a
+  // receiver on this machine (http://127.0.0.1:…), which a deployed service refuses
+  env: {
+    ...process.env,
+    PORT: apiPort,
+    PUBLIC_URL: process.env.PUBLIC_URL ?? devUrl.slice(0, -1),
+    WEBHOOK_ALLOW_HTTP_LOOPBACK: process.env.WEBHOOK_ALLOW_HTTP_LOOPBACK ?? '1',
+  },
 })
 
 // The API prints its own address; this script prints the one to open (the dev server) instead,
