@@ -90,6 +90,29 @@ export default defineConfig({
     manifest: true,
     sourcemap: false,
     target: 'es2022',
+    rolldownOptions: {
+      output: {
+        // What every page runs first, in one chunk instead of a dozen: fewer requests on a slow link and
+        // less glue between chunks (the first-load budgets are within a few KB)
+        codeSplitting: {
+          groups: [
+            // the entry's only import: it must not pull the framework into the first paint
+            { name: 'preload-helper', test: /vite[\\/]preload-helper/, priority: 30 },
+            {
+              name: 'framework',
+              test: /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|i18next|react-i18next|use-sync-external-store)[\\/]/,
+              priority: 20,
+            },
+            {
+              // the app's own start-up code that the signed-out pages and the shell share
+              name: 'app',
+              test: /[\\/]src[\\/](lib[\\/](i18n|session|api-client|page-hints|use-hydrated|error-message|error-codes|use-document-title|format)|config[\\/]|components[\\/](ui[\\/](button|spinner|alert|field)|page-skeleton|throttle-notice)|app[\\/](start|app|router|layout[\\/](route-error|language-switcher)))/,
+              priority: 10,
+            },
+          ],
+        },
+      },
+    },
   },
   server: {
     port: 5173,

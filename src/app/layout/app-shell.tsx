@@ -1,4 +1,5 @@
 import { lazy, Suspense, useCallback, useEffect, useRef, useState, type ReactNode, type RefObject } from 'react'
+import { useQueryClient } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
 import { Link, NavLink, useLocation } from 'react-router'
 import { buttonClass } from '@/components/ui/button'
@@ -57,17 +58,29 @@ function CapabilityNavLink({ capability, children }: { capability: string; child
   return useCapability(capability) === true ? children : null
 }
 
-/** True once the page has loaded, 1.5 s have passed and the browser is idle. */
+/**
+ * True once the page's own first load is over: the document has loaded, at least 1.5 s have passed,
+ * no query has been fetching for a second, and the browser is idle. (The page's code arrives after
+ * the document's `load`, so `load` alone says nothing about the page's requests.)
+ */
 function useAfterFirstLoad(): boolean {
+  const queryClient = useQueryClient()
   const [settled, setSettled] = useState(false)
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined
     let idle: number | undefined
+    let quietChecks = 0
+    const check = () => {
+      quietChecks = queryClient.isFetching() === 0 ? quietChecks + 1 : 0
+      if (quietChecks < 3) {
+        timer = setTimeout(check, 500)
+        return
+      }
+      if (typeof requestIdleCallback === 'function') idle = requestIdleCallback(() => setSettled(true), { timeout: 2000 })
+      else setSettled(true)
+    }
     const later = () => {
-      timer = setTimeout(() => {
-        if (typeof requestIdleCallback === 'function') idle = requestIdleCallback(() => setSettled(true), { timeout: 2000 })
-        else setSettled(true)
-      }, 1500)
+      timer = setTimeout(check, 500)
     }
     if (document.readyState === 'complete') later()
     else window.addEventListener('load', later, { once: true })
@@ -76,7 +89,7 @@ function useAfterFirstLoad(): boolean {
       clearTimeout(timer)
       if (idle !== undefined) cancelIdleCallback(idle)
     }
-  }, [])
+  }, [queryClient])
   return settled
 }
 
