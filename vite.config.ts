@@ -90,6 +90,8 @@ export default defineConfig({
     manifest: true,
     sourcemap: false,
     target: 'es2022',
+    // every browser the target admits supports modulepreload: no polyfill watching the document at start
+    modulePreload: { polyfill: false },
     rolldownOptions: {
       output: {
         // What every page runs first, in one chunk instead of a dozen: fewer requests on a slow link and

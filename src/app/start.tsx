@@ -6,10 +6,16 @@ import { isSignedIn } from '@/lib/session'
 import { App } from './app'
 import { resolveLazyRoutes, routes } from './router'
 
+/** Gives the main thread back between steps of the start, so none of them is one long task on a slow phone. */
+const yieldToBrowser = () => new Promise<void>((resolve) => setTimeout(resolve, 0))
+
 /** Starts the dashboard in `container` (src/main.tsx calls it once the page has painted). */
 export async function start(container: HTMLElement): Promise<void> {
+  await yieldToBrowser()
   await Promise.all([initI18n(), resolveLazyRoutes(window.location.pathname)])
+  await yieldToBrowser()
   const router = createBrowserRouter(routes)
+  await yieldToBrowser()
   const app = (
     <StrictMode>
       <App router={router} />
