@@ -1,14 +1,28 @@
-import { createHash } from 'node:crypto'
+import { createHash, randomUUID, webcrypto } from 'node:crypto'
 import { SignJWT, jwtVerify } from 'jose'
-import { randomUUID } from 'node:crypto'
 import type { MiddlewareHandler } from 'hono'
 import type { AppEnv, KeyScope } from '../app-env.ts'
+import { prepared } from '../db/db.ts'
 import { HttpError, tokenNotValid, unauthorized } from './errors.ts'
 import { clientAddress, failedAuth, throttled } from './rate-limit.ts'
 
 export const ACCESS_TOKEN_SECONDS = 60 * 60
 
-const key = (secret: string) => new TextEncoder().encode(secret)
+/**
+ * The HMAC key of a secret, imported once: given the raw bytes, jose imports a WebCrypto key on
+ * every sign and verify (about half of a verify's time). A few secrets at most per process (one
+ * per running service; tests run several).
+ */
+const importedKeys = new Map<string, Promise<webcrypto.CryptoKey>>()
+function key(secret: string): Promise<webcrypto.CryptoKey> {
+  let imported = importedKeys.get(secret)
+  if (!imported) {
+    imported = webcrypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify'])
+    if (importedKeys.size >= 32) importedKeys.delete(importedKeys.keys().next().value!)
+    importedKeys.set(secret, imported)
+  }
+  return imported
+}
 
 /** `fam`: the session (refresh-token family) the access token belongs to; ending it ends the token. */
 export async function signAccessToken(secret: string, userId: number, nowSeconds: number, familyId?: string): Promise<string> {
@@ -18,7 +32,7 @@ export async function signAccessToken(secret: string, userId: number, nowSeconds
     .setIssuedAt(nowSeconds)
     .setExpirationTime(nowSeconds + ACCESS_TOKEN_SECONDS)
     .setJti(randomUUID())
-    .sign(key(secret))
+    .sign(await key(secret))
 }
 
 export async function signRefreshToken(
@@ -34,7 +48,7 @@ export async function signRefreshToken(
     .setIssuedAt(nowSeconds)
     .setExpirationTime(nowSeconds + lifetimeSeconds)
     .setJti(jti)
-    .sign(key(secret))
+    .sign(await key(secret))
 }
 
 /**
@@ -55,17 +69,38 @@ export function issuedAtSeconds(now: Date, tokensValidAfter: Date | null | undef
   return Math.max(nowSeconds, firstValidIatSeconds(tokensValidAfter) ?? nowSeconds)
 }
 
+type Claims = { userId: number; jti: string; iat: number; familyId: string | null }
+
+/**
+ * Access tokens whose signature and claims jose has accepted, by the token's exact text: every
+ * request of a session presents the same token, and checking its HMAC again (WebCrypto, a job on
+ * libuv's thread pool) cost more CPU than the rest of a cheap request. What a token says never
+ * changes, and the memo holds only tokens that verified under the same secret; the time checks
+ * (exp, nbf) are made again on every use against the service clock. Whether the token may still be
+ * used (sign-out, password reset, ended session) is never memoized: requireAuth asks the database
+ * each time. Bounded: the oldest entries go first.
+ */
+const verifiedAccess = new Map<string, { secret: string; claims: Claims; exp: number; nbf: number | undefined }>()
+const MAX_VERIFIED = 10_000
+
 /** Verifies a JWT of the given type against the service clock; null when invalid or expired. */
-export async function verifyToken(
-  secret: string,
-  token: string,
-  type: 'access' | 'refresh',
-  now: Date,
-): Promise<{ userId: number; jti: string; iat: number; familyId: string | null } | null> {
+export async function verifyToken(secret: string, token: string, type: 'access' | 'refresh', now: Date): Promise<Claims | null> {
+  const nowSeconds = Math.floor(now.getTime() / 1000)
+  const known = type === 'access' ? verifiedAccess.get(token) : undefined
+  if (known && known.secret === secret) {
+    // jose's own rules: expired when exp <= now, not yet valid when nbf > now (no tolerance)
+    if (known.exp <= nowSeconds || (known.nbf !== undefined && known.nbf > nowSeconds)) return null
+    return known.claims
+  }
   try {
-    const { payload } = await jwtVerify(token, key(secret), { algorithms: ['HS256'], currentDate: now })
+    const { payload } = await jwtVerify(token, await key(secret), { algorithms: ['HS256'], currentDate: now })
     if (payload.token_type !== type || !payload.sub || !payload.jti || typeof payload.iat !== 'number') return null
-    return { userId: Number(payload.sub), jti: payload.jti, iat: payload.iat, familyId: typeof payload.fam === 'string' ? payload.fam : null }
+    const claims = Object.freeze({ userId: Number(payload.sub), jti: payload.jti, iat: payload.iat, familyId: typeof payload.fam === 'string' ? payload.fam : null })
+    if (type === 'access' && typeof payload.exp === 'number') {
+      if (verifiedAccess.size >= MAX_VERIFIED) verifiedAccess.delete(verifiedAccess.keys().next().value!)
+      verifiedAccess.set(token, { secret, claims, exp: payload.exp, nbf: payload.nbf })
+    }
+    return claims
   } catch {
     return null
   }
@@ -114,6 +149,18 @@ export const requireAuth: MiddlewareHandler<AppEnv> = async (c, next) => {
   return next()
 }
 
+/**
+ * What decides, on every request, whether a credential may still be used: read from the database
+ * each time (never cached), so a sign-out, a password reset, an ended session or a revoked key
+ * takes effect at once on every instance. One round trip each, prepared (db.ts).
+ */
+const ACCESS_STATE = prepared(
+  `SELECT id, tokens_valid_after,
+          EXISTS (SELECT 1 FROM refresh_tokens WHERE family_id = $2 AND revoked_at IS NOT NULL) AS session_ended
+     FROM users WHERE id = $1`,
+)
+const API_KEY_STATE = prepared('SELECT id, user_id, expiry, revoked_at, scope, monthly_credit_cap FROM api_keys WHERE key_hash = $1')
+
 async function authenticate(c: Parameters<MiddlewareHandler<AppEnv>>[0]): Promise<void> {
   const header = c.req.header('authorization')
   if (!header) throw unauthorized()
@@ -125,14 +172,7 @@ async function authenticate(c: Parameters<MiddlewareHandler<AppEnv>>[0]): Promis
   if (scheme === 'bearer' && looksLikeJwt(token)) {
     const claims = await verifyToken(config.secret, token, 'access', now)
     if (!claims) throw tokenNotValid()
-    const found = (
-      await db.query<{ id: number; tokens_valid_after: Date | null; session_ended: boolean }>(
-        `SELECT id, tokens_valid_after,
-                EXISTS (SELECT 1 FROM refresh_tokens WHERE family_id = $2 AND revoked_at IS NOT NULL) AS session_ended
-           FROM users WHERE id = $1`,
-        [claims.userId, claims.familyId ?? ''],
-      )
-    ).rows[0]
+    const found = (await db.query<{ id: number; tokens_valid_after: Date | null; session_ended: boolean }>(ACCESS_STATE, [claims.userId, claims.familyId ?? ''])).rows[0]
     if (!found) throw tokenNotValid('User not found')
     // Issued before the last password reset (see firstValidIatSeconds for the same-second rule).
     const firstValid = firstValidIatSeconds(found.tokens_valid_after)
@@ -146,7 +186,7 @@ async function authenticate(c: Parameters<MiddlewareHandler<AppEnv>>[0]): Promis
   }
   const row = (
     await db.query<{ id: string; user_id: number; expiry: Date | null; revoked_at: Date | null; scope: KeyScope; monthly_credit_cap: number | null }>(
-      'SELECT id, user_id, expiry, revoked_at, scope, monthly_credit_cap FROM api_keys WHERE key_hash = $1',
+      API_KEY_STATE,
       [hashApiKey(token)],
     )
   ).rows[0]
