@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/db.ts'
+import { prepared, type Queryable } from '../db/db.ts'
 import { HttpError } from './errors.ts'
 
 /**
@@ -67,23 +67,56 @@ const ACCOUNT_COLUMNS =
   'u.id, u.email, u.first_name, u.last_name, u.preferred_language, u.plan_id, u.remaining_credits, u.current_period_start, u.current_period_end, u.email_confirmed_at, u.pending_email'
 
 /**
+ * The account with its plan in one round trip; the plan as one JSON column (null without a plan),
+ * since every column of a result costs the driver work on each call.
+ */
+const ACCOUNT_AND_PLAN = `${ACCOUNT_COLUMNS}, to_jsonb(p) AS plan_json`
+const ACCOUNT_AND_PLAN_FROM = 'users u LEFT JOIN plans p ON p.id = u.plan_id'
+
+type PlanJson = Omit<PlanRow, 'price_per_month' | 'created_at' | 'updated_at'> & {
+  price_per_month: number | string
+  created_at: string
+  updated_at: string
+}
+type AccountAndPlanRow = AccountRow & { plan_json: PlanJson | null }
+
+function accountFrom({ plan_json: plan, ...row }: AccountAndPlanRow): Account {
+  return {
+    ...row,
+    plan: plan && {
+      ...plan,
+      // as the columns read: numeric(10,2) as text, timestamps as dates
+      price_per_month: Number(plan.price_per_month).toFixed(2),
+      created_at: new Date(plan.created_at),
+      updated_at: new Date(plan.updated_at),
+    },
+  }
+}
+
+/**
  * Loads the account (with `lock`: SELECT … FOR UPDATE, inside a transaction) and rolls its billing
  * period over when the clock has passed its end: a new period of one month (as many as needed) and
  * the subscription credits reset to the plan's monthly credits. Lazy, so the test clock shows renewals.
+ * Unlocked, the plan comes in the same statement; locked, it is read after the lock is held, so a
+ * plan changed by the transaction the lock waited for is the one seen (a join re-checked after the
+ * wait would keep the plan row it first found).
  */
 export async function loadAccount(q: Queryable, userId: number, now: Date, lock = false): Promise<Account | null> {
-  const row = (
-    await q.query<AccountRow>(`SELECT ${ACCOUNT_COLUMNS} FROM users u WHERE u.id = $1${lock ? ' FOR UPDATE' : ''}`, [
-      userId,
-    ])
-  ).rows[0]
+  if (!lock) {
+    const row = (await q.query<AccountAndPlanRow>(`SELECT ${ACCOUNT_AND_PLAN} FROM ${ACCOUNT_AND_PLAN_FROM} WHERE u.id = $1`, [userId])).rows[0]
+    return row ? rollOver(q, accountFrom(row), now) : null
+  }
+  const row = (await q.query<AccountRow>(`SELECT ${ACCOUNT_COLUMNS} FROM users u WHERE u.id = $1 FOR UPDATE`, [userId])).rows[0]
   if (!row) return null
-  const plan = row.plan_id
-    ? ((await q.query<PlanRow>('SELECT * FROM plans WHERE id = $1', [row.plan_id])).rows[0] ?? null)
-    : null
-  const account: Account = { ...row, plan }
-  if (plan && row.current_period_end && new Date(row.current_period_end) <= now) {
-    let start = new Date(row.current_period_end)
+  const plan = row.plan_id ? ((await q.query<PlanRow>('SELECT * FROM plans WHERE id = $1', [row.plan_id])).rows[0] ?? null) : null
+  return rollOver(q, { ...row, plan }, now)
+}
+
+async function rollOver(q: Queryable, account: Account, now: Date): Promise<Account> {
+  const { plan } = account
+  if (plan && account.current_period_end && new Date(account.current_period_end) <= now) {
+    const userId = account.id
+    let start = new Date(account.current_period_end)
     let end = addMonths(start, 1)
     while (end <= now) {
       start = end
@@ -93,7 +126,7 @@ export async function loadAccount(q: Queryable, userId: number, now: Date, lock 
     const updated = await q.query<AccountRow>(
       `UPDATE users u SET current_period_start = $2, current_period_end = $3, remaining_credits = $4
        WHERE u.id = $1 AND u.current_period_end = $5 RETURNING ${ACCOUNT_COLUMNS}`,
-      [userId, start, end, Math.max(0, plan.monthly_credits), row.current_period_end],
+      [userId, start, end, Math.max(0, plan.monthly_credits), account.current_period_end],
     )
     const fresh = updated.rows[0] ?? (await q.query<AccountRow>(`SELECT ${ACCOUNT_COLUMNS} FROM users u WHERE u.id = $1`, [userId])).rows[0]
     if (fresh) Object.assign(account, fresh)
@@ -101,22 +134,43 @@ export async function loadAccount(q: Queryable, userId: number, now: Date, lock 
   return account
 }
 
-export async function balanceOf(q: Queryable, account: AccountRow, now: Date): Promise<Balance> {
-  const soon = new Date(now.getTime() + EXPIRING_SOON_DAYS * DAY_MS)
-  const { rows } = await q.query<{ purchased: number; soon: number }>(
-    `SELECT coalesce(sum(remaining) FILTER (WHERE expires_at > $2), 0)::int AS purchased,
-            coalesce(sum(remaining) FILTER (WHERE expires_at > $2 AND expires_at <= $3), 0)::int AS soon
-       FROM credit_lots WHERE user_id = $1`,
-    [account.id, now, soon],
-  )
-  const purchased = rows[0]?.purchased ?? 0
+/** The purchased credits of `user_id = $1` at `$2` (not expired) and those expiring by `$3`. */
+const LOTS = `coalesce(sum(remaining) FILTER (WHERE expires_at > $2), 0)::int AS purchased,
+              coalesce(sum(remaining) FILTER (WHERE expires_at > $2 AND expires_at <= $3), 0)::int AS soon
+         FROM credit_lots WHERE user_id = $1`
+
+const balanceFrom = (account: AccountRow, lots: { purchased: number; soon: number } | undefined): Balance => {
+  const purchased = lots?.purchased ?? 0
   const subscription = Math.max(0, account.remaining_credits)
-  return {
-    subscription,
-    purchased,
-    purchasedExpiringSoon: rows[0]?.soon ?? 0,
-    available: subscription + purchased,
-  }
+  return { subscription, purchased, purchasedExpiringSoon: lots?.soon ?? 0, available: subscription + purchased }
+}
+
+const expiringSoonAfter = (now: Date) => new Date(now.getTime() + EXPIRING_SOON_DAYS * DAY_MS)
+
+export async function balanceOf(q: Queryable, account: AccountRow, now: Date): Promise<Balance> {
+  const { rows } = await q.query<{ purchased: number; soon: number }>(`SELECT ${LOTS}`, [account.id, now, expiringSoonAfter(now)])
+  return balanceFrom(account, rows[0])
+}
+
+/**
+ * The account, its plan and its balance in one round trip (what the profile shows); the billing
+ * period rolls over as in loadAccount. Purchased lots do not take part in a rollover, so their sums
+ * read beside the account stay right.
+ */
+const ACCOUNT_WITH_BALANCE = prepared(
+  `SELECT ${ACCOUNT_AND_PLAN}, l.purchased AS lots_purchased, l.soon AS lots_soon
+     FROM ${ACCOUNT_AND_PLAN_FROM} CROSS JOIN (SELECT ${LOTS}) l
+    WHERE u.id = $1`,
+)
+
+export async function loadAccountWithBalance(q: Queryable, userId: number, now: Date): Promise<{ account: Account; balance: Balance } | null> {
+  const row = (
+    await q.query<AccountAndPlanRow & { lots_purchased: number; lots_soon: number }>(ACCOUNT_WITH_BALANCE, [userId, now, expiringSoonAfter(now)])
+  ).rows[0]
+  if (!row) return null
+  const { lots_purchased: purchased, lots_soon: soon, ...rest } = row
+  const account = await rollOver(q, accountFrom(rest), now)
+  return { account, balance: balanceFrom(account, { purchased, soon }) }
 }
 
 export const insufficientCredits = (required: number, available: number) =>

@@ -3,7 +3,7 @@ import type { AppEnv } from '../app-env.ts'
 import { refuseReadOnlyKey } from '../lib/key-scope.ts'
 import type { Queryable } from '../db/db.ts'
 import { authed, security } from '../lib/authed.ts'
-import { balanceOf, loadAccount } from '../lib/credits.ts'
+import { loadAccountWithBalance } from '../lib/credits.ts'
 import { badRequest, HttpError, notFound } from '../lib/errors.ts'
 import { hashPassword, verifyPassword } from '../lib/password.ts'
 import { sendMail } from '../lib/mail.ts'
@@ -26,9 +26,9 @@ const epoch = (d: Date | null) => (d ? Math.floor(new Date(d).getTime() / 1000) 
 
 /** User (interface 2.1) as of `now`: the billing period rolls over lazily here too. */
 export async function profileOf(q: Queryable, userId: number, now: Date): Promise<User> {
-  const account = await loadAccount(q, userId, now)
-  if (!account) throw notFound()
-  const balance = await balanceOf(q, account, now)
+  const found = await loadAccountWithBalance(q, userId, now)
+  if (!found) throw notFound()
+  const { account, balance } = found
   return {
     id: account.id,
     email: account.email,
