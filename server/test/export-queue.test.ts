@@ -1,13 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process'
-import { randomBytes } from 'node:crypto'
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { processExport } from '../src/jobs/export-worker.ts'
 import type { ExportRow } from '../src/lib/exports.ts'
 import { startTestService, type TestService } from './helpers.ts'
 import { body, grant, preview, signUp, startExport, waitForExport } from './account-helpers.ts'
+import { sharedDatabase } from './instances.ts'
 
 /**
  * Issue 8: export jobs are a queue in the database that every instance's workers share, claimed
@@ -70,78 +66,25 @@ describe('leases (one service)', () => {
   })
 })
 
-const root = path.resolve(import.meta.dirname, '../..')
-
 // Several processes cannot share the embedded database, so this part exists only in the suite's
 // PostgreSQL run (npm test runs the server suite a second time on the PostgreSQL that .ci/run starts).
 const twoInstances = process.env.DATABASE_URL ? describe : () => undefined
 twoInstances('two instances on one PostgreSQL', () => {
-  const children: ChildProcess[] = []
-  let dbName = ''
-  let dataDir = ''
+  let shared: Awaited<ReturnType<typeof sharedDatabase>> | undefined
   afterAll(async () => {
-    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL')
-    const { default: pg } = await import('pg')
-    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL })
-    await admin.connect()
-    if (dbName) await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`)
-    await admin.end()
-    if (dataDir) await rm(dataDir, { recursive: true, force: true })
+    await shared?.close()
   })
 
-  function instance(env: Record<string, string>) {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
-      cwd: root,
-      env: {
-        ...process.env,
-        ...env,
-        PORT: '0',
-        LEADS_TEST_CLOCK: '1',
-        SEED_COMPANIES: '3000',
-        EXPORT_CONCURRENCY: '2',
-        EXPORT_LEASE_MS: '1500',
-        EXPORT_POLL_MS: '200',
-        LEADS_TEST_EXPORT_ROW_DELAY_MS: '3',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    children.push(child)
-    let out = ''
-    child.stdout!.on('data', (d: Buffer) => (out += d.toString()))
-    child.stderr!.on('data', (d: Buffer) => (out += d.toString()))
-    const ready = new Promise<{ url: string; id: string }>((resolve, reject) => {
-      const timer = setInterval(() => {
-        const url = /Lead dashboard and API: (http:\/\/\S+?)\/\s/.exec(out)?.[1]
-        const id = /\[export worker\] instance (\w+)/.exec(out)?.[1]
-        if (url && id) {
-          clearInterval(timer)
-          resolve({ url, id })
-        }
-      }, 50)
-      child.once('exit', (code) => {
-        clearInterval(timer)
-        reject(new Error(`instance exited (${code}):\n${out}`))
-      })
-    })
-    ready.catch(() => undefined)
-    return { child, ready, output: () => out }
-  }
+  const instance = () =>
+    shared!.instance({ EXPORT_CONCURRENCY: '2', EXPORT_LEASE_MS: '1500', EXPORT_POLL_MS: '200', LEADS_TEST_EXPORT_ROW_DELAY_MS: '3' })
 
   it('exports started on both complete exactly once with the right rows after one instance is killed mid-export', async () => {
     const { default: pg } = await import('pg')
-    dbName = `leads_queue_${randomBytes(6).toString('hex')}`
-    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL })
-    await admin.connect()
-    await admin.query(`CREATE DATABASE ${dbName}`)
-    await admin.end()
-    const url = new URL(process.env.DATABASE_URL!)
-    url.pathname = `/${dbName}`
-    dataDir = await mkdtemp(path.join(tmpdir(), 'leads-queue-')) // shared: any instance serves any file
-    const env = { DATABASE_URL: url.toString(), DATA_DIR: dataDir, SECRET_KEY: 'shared-secret-of-both-instances' }
+    shared = await sharedDatabase('leads_queue')
 
-    const a = instance(env)
+    const a = instance()
     const A = await a.ready // seeds first
-    const b = instance(env)
+    const b = instance()
     const B = await b.ready
 
     const login = async (base: string) => {
@@ -171,7 +114,7 @@ twoInstances('two instances on one PostgreSQL', () => {
     }
 
     // kill A while it holds a job with some progress
-    const db = new pg.Client({ connectionString: url.toString() })
+    const db = new pg.Client({ connectionString: shared.url })
     await db.connect()
     try {
       const deadline = Date.now() + 20_000

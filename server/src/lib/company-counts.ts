@@ -1,5 +1,6 @@
 import type { Db, Queryable } from '../db/db.ts'
-import { filtersWhere, type Filters } from './filters.ts'
+import { cachePerDb, settled, VersionedCache, type DataVersion } from './data-version.ts'
+import { filtersHash, filtersWhere, type Filters } from './filters.ts'
 
 /**
  * How many companies match the filters and existed at `now` (created_at <= now): the preview's
@@ -62,6 +63,18 @@ export async function countCompanies(
     )
     return { count: rows[0]!.n, companies }
   })
+}
+
+/** Counts by data version and filters (lib/data-version.ts): 20,000 of them take a few MB. */
+const countCache = cachePerDb(() => new VersionedCache<{ count: number; companies: number }>(20_000, 8 * 1024 * 1024, () => 100))
+
+/**
+ * countCompanies, served from the cache when `version` (read by the caller in a round trip it makes
+ * anyway) allows it. Never for charging: an export counts inside its own transaction (lib/exports.ts).
+ */
+export function countCompaniesAt(db: Db, version: DataVersion | null, filters: Filters, now: Date): Promise<{ count: number; companies: number }> {
+  if (!settled(version, now)) return countCompanies(db, filters, now)
+  return countCache(db).get(version, filtersHash(filters), () => countCompanies(db, filters, now))
 }
 
 /**

@@ -5,7 +5,8 @@ import { notFound } from '../lib/errors.ts'
 import { countCompanies } from '../lib/company-counts.ts'
 import { filtersHash, filtersQuerySchema, filtersWhere, normaliseFilters, type Filters } from '../lib/filters.ts'
 import { authErrors, jsonError, languageSchema } from '../lib/schemas.ts'
-import type { Queryable } from '../db/db.ts'
+import { prepared, type Db, type Queryable } from '../db/db.ts'
+import { cachePerDb, DATA_VERSION_COLUMNS, dataVersionOf, settled, VersionedCache, type DataVersion } from '../lib/data-version.ts'
 
 export const PREVIEW_SIZE = 10
 export const PAGE_SIZE = 50
@@ -77,15 +78,22 @@ export function maskEmail(email: string): string {
  * Looked up first: `INSERT … ON CONFLICT` takes a value of the 32-bit id sequence on every call, so
  * repeated identical previews (each keystroke of a person, each poll of a script) used to burn ids.
  * Now only a filter set never seen for the account takes one; a concurrent first insert of the same
- * set loses the race quietly (DO NOTHING) and reads the winner's id.
+ * set loses the race quietly (DO NOTHING) and reads the winner's id. The lookup shares its round
+ * trip with the data version (lib/data-version.ts) that says whether a cached page may be served.
  */
-async function previewSearchId(q: Queryable, userId: number, filters: Filters, now: Date): Promise<number> {
-  const hash = filtersHash(filters)
-  const find = async () =>
-    (await q.query<{ id: number }>(`SELECT id FROM searches WHERE user_id = $1 AND filters_hash = $2 AND kind = 'preview'`, [userId, hash]))
-      .rows[0]?.id
-  const existing = await find()
-  if (existing !== undefined) return existing
+const PREVIEW_HEAD = prepared(
+  `SELECT s.id, ${DATA_VERSION_COLUMNS}
+     FROM (VALUES (1)) one
+     LEFT JOIN data_version dv ON true
+     LEFT JOIN searches s ON s.user_id = $1 AND s.filters_hash = $2 AND s.kind = 'preview'`,
+)
+
+async function previewHead(q: Queryable, userId: number, hash: string): Promise<{ searchId: number | undefined; version: DataVersion | null }> {
+  const { rows } = await q.query<{ id: number | null; data_version: string | null; data_max_created_at: Date | null }>(PREVIEW_HEAD, [userId, hash])
+  return { searchId: rows[0]?.id ?? undefined, version: dataVersionOf(rows[0]) }
+}
+
+async function newPreviewSearch(q: Queryable, userId: number, filters: Filters, hash: string, now: Date): Promise<number> {
   const { rows } = await q.query<{ id: number }>(
     `INSERT INTO searches (user_id, kind, filters, filters_hash, created_at)
      VALUES ($1, 'preview', $2, $3, $4)
@@ -93,7 +101,10 @@ async function previewSearchId(q: Queryable, userId: number, filters: Filters, n
      RETURNING id`,
     [userId, JSON.stringify(filters), hash, now.toISOString()],
   )
-  const id = rows[0]?.id ?? (await find())
+  const id =
+    rows[0]?.id ??
+    (await q.query<{ id: number }>(`SELECT id FROM searches WHERE user_id = $1 AND filters_hash = $2 AND kind = 'preview'`, [userId, hash]))
+      .rows[0]?.id
   if (id === undefined) throw new Error('preview search vanished between insert and read')
   return id
 }
@@ -120,60 +131,76 @@ interface LeadRow {
   collected_at: Date | string
 }
 
+type Lead = z.output<typeof LeadSchema>
+
+/** A page of the preview: the same for every account, so it can be cached by data version. */
+interface PreviewPage {
+  totalCount: number
+  /** null: the page is past the end (404) */
+  results: Lead[] | null
+}
+
+/**
+ * Pages by data version, filters, language and page (lib/data-version.ts). Bounded: 2,000 pages or
+ * about 32 MB (a 50-lead page is ≈ 60 KB as strings), whichever is reached first.
+ */
+const pageCache = cachePerDb(() => new VersionedCache<PreviewPage>(2000, 32 * 1024 * 1024, (p) => 2 * JSON.stringify(p).length))
+
+async function previewPage(db: Db, filters: Filters, now: Date, lang: string, pageSize: number, offset: number): Promise<PreviewPage> {
+  const { count: totalCount, companies } = await countCompanies(db, filters, now)
+  if (offset > 0 && offset >= totalCount) return { totalCount, results: null }
+  const where = filtersWhere(filters, 2)
+  // Walking the primary key reads about (offset + page) × companies / matches rows before it has
+  // the page; fetching every match through the filter indexes and sorting reads `matches` rows.
+  // Take the cheaper one (`c.id + 0` hides the primary-key order from the planner).
+  const walkCost = ((offset + pageSize) * Math.max(companies, totalCount)) / Math.max(totalCount, 1)
+  const orderBy = walkCost < totalCount ? 'c.id' : 'c.id + 0'
+  const langParam = `$${2 + where.params.length}`
+  const { rows } = await db.query<LeadRow>(
+    `SELECT c.name, c.emails, c.phone, c.address, l3.name AS city, c.zipcode, c.country_code AS country,
+            l1.name AS level1_location, l2.name AS level2_location, c.website, c.instagram, c.facebook,
+            ARRAY(SELECT coalesce(cat.names ->> ${langParam}, cat.name_en) FROM categories cat
+                  WHERE cat.id = ANY(c.category_ids) ORDER BY array_position(c.category_ids, cat.id)) AS categories,
+            c.rating, c.review_count, c.latitude, c.longitude, c.place_id, c.collected_at
+     FROM (SELECT c.id FROM companies c WHERE c.created_at <= $1 AND ${where.sql}
+           ORDER BY ${orderBy} LIMIT ${pageSize} OFFSET ${offset}) page
+     JOIN companies c ON c.id = page.id
+     JOIN level3_locations l3 ON l3.id = c.level3_id
+     JOIN level2_locations l2 ON l2.id = c.level2_id
+     JOIN level1_locations l1 ON l1.id = c.level1_id
+     ORDER BY c.id`,
+    [now.toISOString(), ...where.params, lang],
+  )
+  return {
+    totalCount,
+    results: rows.map(({ emails, rating, collected_at, ...r }) => ({
+      ...r,
+      country: r.country.trim(),
+      email: emails.map(maskEmail),
+      rating: rating === null ? null : Number(rating),
+      collected_at: new Date(collected_at).toISOString(),
+    })),
+  }
+}
+
 export function registerCompanyRoutes(app: OpenAPIHono<AppEnv>) {
   app.openapi(previewRoute, async (c) => {
     const { paginate, page, lang = 'en', ...query } = c.req.valid('query')
     const { db, clock } = c.var.deps
+    const userId = c.var.user.id
     const now = clock.now()
     const filters = normaliseFilters(query)
-    const where = filtersWhere(filters, 2)
-    const nowParam = now.toISOString()
-
-    const [searchId, { count: totalCount, companies }] = await Promise.all([
-      previewSearchId(db, c.var.user.id, filters, now),
-      countCompanies(db, filters, now),
-    ])
+    const hash = filtersHash(filters)
     const pageSize = paginate ? PAGE_SIZE : PREVIEW_SIZE
     const offset = paginate ? (page - 1) * PAGE_SIZE : 0
-    if (paginate && page > 1 && offset >= totalCount) throw notFound('Invalid page.')
 
-    // Walking the primary key reads about (offset + page) × companies / matches rows before it has
-    // the page; fetching every match through the filter indexes and sorting reads `matches` rows.
-    // Take the cheaper one (`c.id + 0` hides the primary-key order from the planner).
-    const walkCost = ((offset + pageSize) * Math.max(companies, totalCount)) / Math.max(totalCount, 1)
-    const orderBy = walkCost < totalCount ? 'c.id' : 'c.id + 0'
-    const langParam = `$${2 + where.params.length}`
-    const { rows } = await db.query<LeadRow>(
-      `SELECT c.name, c.emails, c.phone, c.address, l3.name AS city, c.zipcode, c.country_code AS country,
-              l1.name AS level1_location, l2.name AS level2_location, c.website, c.instagram, c.facebook,
-              ARRAY(SELECT coalesce(cat.names ->> ${langParam}, cat.name_en) FROM categories cat
-                    WHERE cat.id = ANY(c.category_ids) ORDER BY array_position(c.category_ids, cat.id)) AS categories,
-              c.rating, c.review_count, c.latitude, c.longitude, c.place_id, c.collected_at
-       FROM (SELECT c.id FROM companies c WHERE c.created_at <= $1 AND ${where.sql}
-             ORDER BY ${orderBy} LIMIT ${pageSize} OFFSET ${offset}) page
-       JOIN companies c ON c.id = page.id
-       JOIN level3_locations l3 ON l3.id = c.level3_id
-       JOIN level2_locations l2 ON l2.id = c.level2_id
-       JOIN level1_locations l1 ON l1.id = c.level1_id
-       ORDER BY c.id`,
-      [nowParam, ...where.params, lang],
-    )
-
-    return c.json(
-      {
-        totalCount,
-        search_id: searchId,
-        page: paginate ? page : 1,
-        page_size: pageSize,
-        results: rows.map(({ emails, rating, collected_at, ...r }) => ({
-          ...r,
-          country: r.country.trim(),
-          email: emails.map(maskEmail),
-          rating: rating === null ? null : Number(rating),
-          collected_at: new Date(collected_at).toISOString(),
-        })),
-      },
-      200,
-    )
+    const head = await previewHead(db, userId, hash)
+    const compute = () => previewPage(db, filters, now, lang, pageSize, offset)
+    const [searchId, { totalCount, results }] = await Promise.all([
+      head.searchId ?? newPreviewSearch(db, userId, filters, hash, now),
+      settled(head.version, now) ? pageCache(db).get(head.version, `${hash}:${lang}:${pageSize}:${offset}`, compute) : compute(),
+    ])
+    if (!results) throw notFound('Invalid page.')
+    return c.json({ totalCount, search_id: searchId, page: paginate ? page : 1, page_size: pageSize, results }, 200)
   })
 }

@@ -3,7 +3,8 @@ import type { AppEnv } from '../app-env.ts'
 import type { Db } from '../db/db.ts'
 import { authed, security } from '../lib/authed.ts'
 import { notFound } from '../lib/errors.ts'
-import { countCompanies } from '../lib/company-counts.ts'
+import { countCompaniesAt } from '../lib/company-counts.ts'
+import { readDataVersion } from '../lib/data-version.ts'
 import { countryCodeQuery, idListQuery, normaliseFilters } from '../lib/filters.ts'
 import { authErrors, idParam, jsonError, safeString } from '../lib/schemas.ts'
 
@@ -145,6 +146,21 @@ async function readGeo(db: Db): Promise<Geo> {
   }
 }
 
+/** The seeded countries (fixed like the places), by name. */
+const countriesCache = new WeakMap<Db, Promise<{ code: string; name: string; language: string }[]>>()
+
+function loadCountries(db: Db) {
+  let countries = countriesCache.get(db)
+  if (!countries) {
+    countries = db
+      .query<{ code: string; name: string; language: string }>('SELECT code, name, language FROM countries ORDER BY name')
+      .then(({ rows }) => rows.map((r) => ({ ...r, code: r.code.trim() })))
+    countriesCache.set(db, countries)
+    countries.catch(() => countriesCache.delete(db))
+  }
+  return countries
+}
+
 const level1Item = (p: Place) => ({ id: p.id, name: p.name, code: p.code, country: p.country })
 const level2Item = (p: Place) => ({ id: p.id, name: p.name, code: p.code, level1_id: p.level1_id, level1_name: p.level1_name })
 const level3Item = (p: Place) => ({
@@ -278,13 +294,10 @@ export function registerGeoRoutes(app: OpenAPIHono<AppEnv>) {
   app.openapi(countriesRoute, async (c) => {
     const { db, clock } = c.var.deps
     const now = clock.now()
-    const { rows } = await db.query<{ code: string; name: string; language: string }>(
-      'SELECT code, name, language FROM countries ORDER BY name',
-    )
+    const [version, countries] = await Promise.all([readDataVersion(db), loadCountries(db)])
     const result = []
-    for (const r of rows) {
-      const code = r.code.trim()
-      result.push({ ...r, code, company_count: (await countCompanies(db, normaliseFilters({ countries: [code] }), now)).count })
+    for (const r of countries) {
+      result.push({ ...r, company_count: (await countCompaniesAt(db, version, normaliseFilters({ countries: [r.code] }), now)).count })
     }
     return c.json(result, 200)
   })

@@ -1,7 +1,8 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi'
 import type { AppEnv } from '../app-env.ts'
 import { authed, security } from '../lib/authed.ts'
-import { countCompanies } from '../lib/company-counts.ts'
+import { countCompaniesAt } from '../lib/company-counts.ts'
+import { readDataVersion } from '../lib/data-version.ts'
 import { filtersQuerySchema, normaliseFilters } from '../lib/filters.ts'
 import { ownedCount } from '../lib/lead-sets.ts'
 import { authErrors, jsonError } from '../lib/schemas.ts'
@@ -39,7 +40,10 @@ export function registerOwnedRoutes(app: OpenAPIHono<AppEnv>) {
     const { db, clock } = c.var.deps
     const now = clock.now()
     const filters = normaliseFilters(c.req.valid('query'))
-    const [{ count: totalCount }, owned] = await Promise.all([countCompanies(db, filters, now), ownedCount(db, c.var.user.id, filters, now)])
+    const [{ count: totalCount }, owned] = await Promise.all([
+      readDataVersion(db).then((version) => countCompaniesAt(db, version, filters, now)),
+      ownedCount(db, c.var.user.id, filters, now),
+    ])
     return c.json({ totalCount, owned_count: owned, new_count: Math.max(0, totalCount - owned) }, 200)
   })
 }

@@ -8,8 +8,11 @@ import { DEMO_EMAIL, seedAccounts } from './accounts.ts'
 
 export const SEED_VERSION = 1
 
-/** Tables the service's migrations own; the seed's rebuild empties all of them but these. */
-const KEEP = new Set(['schema_migrations', 'seed_state'])
+/**
+ * Tables the service's migrations own; the seed's rebuild empties all of them but these (the data
+ * version's one row moves on with the rebuild instead: caches keyed by it see new data).
+ */
+const KEEP = new Set(['schema_migrations', 'seed_state', 'data_version'])
 
 /**
  * Seeds plans, geography, categories, companies and the demo account on first start; later starts
