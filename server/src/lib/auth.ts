@@ -135,7 +135,7 @@ const malformedHeader = () =>
  * gets 429 before any credential is looked at, so guessing keys costs the guesser, not the service.
  */
 export const requireAuth: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const deps = c.var.deps
+  const deps = c.get('deps')
   const address = `ip:${clientAddress(c)}`
   const limit = deps.config.limits.failedAuth
   const blocked = failedAuth.over(deps, address, limit)
@@ -167,7 +167,7 @@ async function authenticate(c: Parameters<MiddlewareHandler<AppEnv>>[0]): Promis
   const parsed = parseAuthorization(header)
   if (!parsed) throw malformedHeader()
   const { scheme, credential: token } = parsed
-  const { db, clock, config } = c.var.deps
+  const { db, clock, config } = c.get('deps')
   const now = clock.now()
   if (scheme === 'bearer' && looksLikeJwt(token)) {
     const claims = await verifyToken(config.secret, token, 'access', now)

@@ -65,7 +65,8 @@ export function rateLimit(limit: (config: Config) => number = (config) => config
   return async (c, next) => {
     const user = c.get('user')
     const who = user ? `user:${user.id}` : `ip:${clientAddress(c)}`
-    const wait = counter.hit(c.var.deps, who, limit(c.var.deps.config))
+    const deps = c.get('deps') // not c.var: Hono builds a new object of every variable on each c.var
+    const wait = counter.hit(deps, who, limit(deps.config))
     if (wait) throw throttled(wait)
     await next()
   }
