@@ -63,10 +63,14 @@ async function openPglite(dataDir: string): Promise<Db> {
   const pg = new PGlite(dir === 'memory://' ? undefined : dir)
   await pg.waitReady
   // PGlite has one connection: transactions are serialized through this queue, which also makes
-  // them isolated from each other like SELECT … FOR UPDATE would on a server.
+  // them isolated from each other like SELECT … FOR UPDATE would on a server. Each call starts in
+  // an event-loop turn of its own (setImmediate): PGlite runs on this thread and settles its
+  // promises as microtasks, so a long queue used to run back to back without the event loop taking
+  // a new connection or request in between (under load, connections were accepted one per 100 ms).
   let queue: Promise<unknown> = Promise.resolve()
+  const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
   const serial = <T>(fn: () => Promise<T>): Promise<T> => {
-    const run = queue.then(fn, fn)
+    const run = queue.then(nextTurn).then(fn)
     queue = run.catch(() => undefined)
     return run
   }
