@@ -8,55 +8,10 @@ import { zodErrorsToFields } from './lib/validation.ts'
 import type { ErrorCode } from './lib/error-codes.ts'
 import { rateLimit } from './lib/rate-limit.ts'
 import { registerRoutes } from './routes/index.ts'
-import { gzipSync, deflateSync } from 'node:zlib'
-import { parseAccept } from 'hono/utils/accept'
+import { jsonAnswer, NEVER_COMPRESSED } from './lib/json-answer.ts'
 import { serveDashboard } from './static.ts'
 
 export const MAX_BODY_BYTES = 1024 * 1024
-
-/** Answers that carry a secret (tokens, a new API key, a webhook signing secret): never compressed (BREACH). */
-const NEVER_COMPRESSED = /^\/api\/(auth|user\/api-keys|user\/webhooks)(\/|$)/
-const COMPRESS_FROM_BYTES = 1024
-
-/** The encoding to answer in (gzip before deflate, as Hono's compress middleware chooses), if any. */
-function chooseEncoding(accept: string | undefined): 'gzip' | 'deflate' | undefined {
-  if (!accept) return undefined
-  const accepts = parseAccept(accept)
-  const wildcard = accepts.find((a) => a.type === '*')?.q
-  let best: { encoding: 'gzip' | 'deflate'; q: number } | undefined
-  for (const encoding of ['gzip', 'deflate'] as const) {
-    const q = accepts.find((a) => a.type.toLowerCase() === encoding)?.q ?? wildcard ?? 0
-    if (q === 1) return encoding
-    if (q > 0 && (!best || q > best.q)) best = { encoding, q }
-  }
-  return best?.encoding
-}
-
-/**
- * `c.json` that compresses as it builds the answer, with the JSON text in hand. Hono's compress
- * middleware instead reads the finished answer back through web streams (and needed a second
- * middleware to learn its length for the threshold): per request that cost more than the whole
- * handler of a cheap endpoint. Same rules: JSON of 1 KB or more, `Vary: Accept-Encoding` on those,
- * not for HEAD; synchronous, since the validators' hooks need the Response itself.
- */
-function jsonCompressed(c: Context<AppEnv>): Context<AppEnv>['json'] {
-  // c.json's own arguments, passed on as Hono's json() passes them (status or init, then headers)
-  const respond = c.newResponse as unknown as (body: string | Uint8Array, arg: unknown, headers: Record<string, string | string[]>) => Response
-  return ((object: unknown, arg?: unknown, headers?: Record<string, string | string[]>) => {
-    const text = JSON.stringify(object)
-    const extra: Record<string, string> = { 'Content-Type': 'application/json' }
-    let body: string | Uint8Array = text
-    if (text.length >= COMPRESS_FROM_BYTES || Buffer.byteLength(text) >= COMPRESS_FROM_BYTES) {
-      extra.Vary = 'Accept-Encoding'
-      const encoding = c.req.method === 'HEAD' ? undefined : chooseEncoding(c.req.header('Accept-Encoding'))
-      if (encoding) {
-        body = encoding === 'gzip' ? gzipSync(text) : deflateSync(text)
-        extra['Content-Encoding'] = encoding
-      }
-    }
-    return respond(body, arg, { ...extra, ...headers })
-  }) as unknown as Context<AppEnv>['json']
-}
 
 /** The `code` of an error body that names none of its own (lib/errors.ts). */
 /** The code of an HTTPException (thrown by middleware, e.g. malformed JSON), by status. */
@@ -101,7 +56,7 @@ export function createApp(deps: Deps) {
   // Never the answers that carry a secret (tokens, a new API key, a webhook signing secret): compressed secrets beside text an
   // attacker can put into the same answer leak through the compressed size (BREACH).
   app.use('/api/*', async (c, next) => {
-    if (!NEVER_COMPRESSED.test(c.req.path)) c.json = jsonCompressed(c)
+    c.json = jsonAnswer(c, !NEVER_COMPRESSED.test(c.req.path))
     await next()
   })
   // 413 from Content-Length before anything touches the body: reading it would make
