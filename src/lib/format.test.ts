@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { LANGUAGES } from '@/config/languages'
-import { formatRelative, listParts, ownLanguageName } from './format'
+import { compareNames, formatRelative, languagesByOwnName, listParts, ownLanguageName } from './format'
 
 const now = Date.UTC(2026, 10, 23, 12, 0, 0)
 const at = (seconds: number) => now + seconds * 1000
@@ -55,6 +55,23 @@ describe('ownLanguageName', () => {
     expect(ownLanguageName('tr')).toBe('Türkçe')
     expect(ownLanguageName('he')).toBe('עברית')
     expect(ownLanguageName('th')).toBe('ไทย')
+  })
+})
+
+describe('languagesByOwnName', () => {
+  it('lists every language once, in the order an English collator sorts their own names', () => {
+    const listed = languagesByOwnName()
+    expect(listed.map((l) => l.code).sort()).toEqual([...LANGUAGES].sort())
+    const collator = new Intl.Collator('en')
+    const sorted = LANGUAGES.map((code) => ({ code, name: ownLanguageName(code) })).sort((a, b) => collator.compare(a.name, b.name))
+    expect(listed).toEqual(sorted)
+  })
+})
+
+describe('compareNames', () => {
+  it("sorts by the language's own rules", () => {
+    expect(['Zürich', 'Österreich', 'Ohio'].sort(compareNames('de'))).toEqual(['Ohio', 'Österreich', 'Zürich'])
+    expect(['Zürich', 'Österreich', 'Ohio'].sort(compareNames('sv'))).toEqual(['Ohio', 'Zürich', 'Österreich'])
   })
 })
 
