@@ -84,11 +84,63 @@ describe('useSearchFilters (address bar)', () => {
 
     await userEvent.click(screen.getByRole('button', { name: 'toggle phone' }))
     await waitFor(() => expect(state()).toEqual({ ...full, phone: true }))
-    expect(new URLSearchParams(router.state.location.search).get('phone')).toBe('1')
+    // the address follows once the frame showing the change is on screen
+    await waitFor(() => expect(new URLSearchParams(router.state.location.search).get('phone')).toBe('1'))
 
     await router.navigate(-1)
     await waitFor(() => expect(state()).toEqual(full))
     await router.navigate(1)
     await waitFor(() => expect(state()).toEqual({ ...full, phone: true }))
+  })
+})
+
+describe('useSearchFilters (what a change renders)', () => {
+  it('keeps setFilters and every list a change does not touch, and the address then agrees with what is shown', async () => {
+    const seen: { filters: SearchFilters; setFilters: unknown }[] = []
+    function Recorder() {
+      const [filters, setFilters] = useSearchFilters()
+      seen.push({ filters, setFilters })
+      return (
+        <button type="button" onClick={() => setFilters((f) => ({ ...f, website: true }))}>
+          website
+        </button>
+      )
+    }
+    const { router } = renderWithProviders(<Recorder />, { route: '/search?country=DE&country=AT&email=1' })
+    const first = seen.at(-1)!
+    await userEvent.click(screen.getByRole('button', { name: 'website' }))
+    await waitFor(() => expect(new URLSearchParams(router.state.location.search).get('website')).toBe('1'))
+    const last = seen.at(-1)!
+    expect(last.filters).toEqual({ ...first.filters, website: true })
+    expect(last.setFilters).toBe(first.setFilters)
+    expect(last.filters.countries).toBe(first.filters.countries)
+    expect(last.filters.categories).toBe(first.filters.categories)
+    // the address caught up: what was shown at once stays, as the same object
+    expect(seen.filter((s) => s.filters.website).every((s) => s.filters === last.filters)).toBe(true)
+  })
+
+  it('makes one history entry of changes within one frame', async () => {
+    function Twice() {
+      const [filters, setFilters] = useSearchFilters()
+      return (
+        <button
+          type="button"
+          onClick={() => {
+            setFilters((f) => ({ ...f, phone: true }))
+            setFilters((f) => ({ ...f, website: true }), { replace: true })
+          }}
+        >
+          {filters.phone && filters.website ? 'both' : 'change'}
+        </button>
+      )
+    }
+    const { router } = renderWithProviders(<Twice />, { route: '/search?country=DE' })
+    await userEvent.click(screen.getByRole('button', { name: 'change' }))
+    expect(screen.getByRole('button', { name: 'both' })).toBeInTheDocument()
+    await waitFor(() => expect(router.state.location.search).toBe('?country=DE&phone=1&website=1'))
+    expect(router.state.historyAction).toBe('PUSH')
+    await router.navigate(-1)
+    await waitFor(() => expect(router.state.location.search).toBe('?country=DE'))
+    expect(screen.getByRole('button', { name: 'change' })).toBeInTheDocument()
   })
 })
