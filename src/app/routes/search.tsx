@@ -1,4 +1,4 @@
-import { lazy, Suspense, useDeferredValue, useEffect, useRef, useState, type MouseEvent } from 'react'
+import { lazy, memo, Suspense, useCallback, useDeferredValue, useEffect, useRef, useState, type MouseEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router'
 import { Alert } from '@/components/ui/alert'
@@ -27,7 +27,7 @@ const CoveragePanel = lazy(() =>
 )
 
 // the export extensions of the service (skip owned leads, columns, file language), when it has them
-const ExportExtras = lazy(() => import('@/features/exports/components/export-extras').then((m) => ({ default: m.ExportExtras })))
+const ExportExtras = lazy(() => import('@/features/exports/components/export-extras').then((m) => ({ default: memo(m.ExportExtras) })))
 
 // "Use in the API" shows the search as code; Headless UI's tabs load only when it is asked for
 const ApiSnippetsDialog = lazy(() =>
@@ -58,14 +58,21 @@ export function Component() {
     const frame = requestAnimationFrame(() => opener.current?.focus())
     return () => cancelAnimationFrame(frame)
   }, [refocus])
-  const openConfirm = (e: MouseEvent<HTMLButtonElement>) => {
+  const openConfirm = useCallback((e: MouseEvent<HTMLButtonElement>) => {
     opener.current = e.currentTarget
     setConfirming(true)
-  }
+  }, [])
+  const setCap = useCallback((cap: number) => setFilters((f) => ({ ...f, cap }), { replace: true }), [setFilters])
+  const { refetch } = preview
+  const retry = useCallback(() => void refetch(), [refetch])
   const data = opening ? undefined : preview.data
   // until the count has caught up with the controls, nothing can be exported (the search id would be the old one's)
   const updating = link.resolving || settling || preview.isFetching || deferredFilters !== filters
   const canExport = data !== undefined && data.totalCount > 0 && !updating
+  // what sits below the count (the sample, the coverage, the export extras) follows a new answer in a
+  // render of its own: the count shows first, and a click or keystroke may interrupt the rest
+  const settled = useDeferredValue(data)
+  const settledReady = useDeferredValue(!updating)
 
   return (
     // on narrow screens the bottom bar below is fixed: the padding keeps it from covering the last content
@@ -97,14 +104,14 @@ export function Component() {
               data={data}
               updating={updating}
               error={preview.isError}
-              onRetry={() => void preview.refetch()}
+              onRetry={retry}
             />
           </Card>
           <Card title={t('export')}>
-            <ExportOptions filters={filters} onChange={setFilters} />
-            {data && (
+            <ExportOptions cap={filters.cap} format={filters.format} onChange={setFilters} />
+            {settled && (
               <Suspense fallback={null}>
-                <ExportExtras filters={deferredFilters} ready={!updating} onCap={(cap) => setFilters({ ...filters, cap }, { replace: true })} />
+                <ExportExtras filters={deferredFilters} ready={settledReady} onCap={setCap} />
               </Suspense>
             )}
             <Button className="mt-4 w-full" data-testid="export-open" disabled={!canExport} onClick={openConfirm}>
@@ -114,17 +121,17 @@ export function Component() {
               {t('api.button')}
             </Button>
           </Card>
-          {data && data.totalCount > 0 && (
+          {settled && settled.totalCount > 0 && (
             <Card>
               <Suspense fallback={null}>
-                <CoveragePanel filters={deferredFilters} totalCount={data.totalCount} ready={!updating} onNarrow={(next) => setFilters(next)} />
+                <CoveragePanel filters={deferredFilters} totalCount={settled.totalCount} ready={settledReady} onNarrow={setFilters} />
               </Suspense>
             </Card>
           )}
         </div>
-        {data && (
+        {settled && (
           <Card className="min-w-0 lg:col-start-1">
-            <SampleRows rows={data.results} />
+            <SampleRows rows={settled.results} />
           </Card>
         )}
       </div>
@@ -168,7 +175,7 @@ export function Component() {
             totalCount={data.totalCount}
             cap={filters.cap}
             format={filters.format}
-            onSetCap={(cap) => setFilters({ ...filters, cap }, { replace: true })}
+            onSetCap={setCap}
             onStarted={(started) => {
               setConfirming(false)
               navigate(paths.exportJob(started.search_id))

@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
-import { useState } from 'react'
+import { memo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Highlight, MultiCombobox } from '@/components/ui/combobox'
 import { categoriesOptions, type Category } from '../api/get-categories'
@@ -9,7 +9,7 @@ import { useDebouncedValue } from '../hooks/use-debounced-value'
 export const TYPEAHEAD_DEBOUNCE_MS = 300
 
 /** Type-ahead against the service (≤ 1 request per 300 ms of typing; superseded ones aborted). */
-export function CategoryPicker({ value, onChange }: { value: NamedId[]; onChange: (next: NamedId[]) => void }) {
+export const CategoryPicker = memo(function CategoryPicker({ value, onChange }: { value: NamedId[]; onChange: (next: NamedId[]) => void }) {
   const { t, i18n } = useTranslation('search')
   const [query, setQuery] = useState('')
   const q = useDebouncedValue(query.trim(), TYPEAHEAD_DEBOUNCE_MS)
@@ -44,4 +44,4 @@ export function CategoryPicker({ value, onChange }: { value: NamedId[]; onChange
       emptyText={isError ? t('loadError') : t('noMatch')}
     />
   )
-}
+})

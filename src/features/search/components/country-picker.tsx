@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query'
-import { useMemo, useState } from 'react'
+import { memo, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Highlight, MultiCombobox } from '@/components/ui/combobox'
-import { countryName } from '@/lib/format'
+import { compareNames, countryName } from '@/lib/format'
 import { countriesOptions } from '../api/get-countries'
 
 interface CountryOption {
@@ -11,17 +11,21 @@ interface CountryOption {
   english: string
 }
 
-export function CountryPicker({ value, onChange }: { value: string[]; onChange: (codes: string[]) => void }) {
+const noCountries: CountryOption[] = []
+
+export const CountryPicker = memo(function CountryPicker({ value, onChange }: { value: string[]; onChange: (codes: string[]) => void }) {
   const { t, i18n } = useTranslation('search')
   const lng = i18n.language
   const [query, setQuery] = useState('')
   const { data, isPending, isError } = useQuery(countriesOptions())
 
+  // names and order come from Intl, whose first use on a page is not free: only once there are countries
   const all = useMemo<CountryOption[]>(() => {
-    const collator = new Intl.Collator(lng)
-    return (data ?? [])
+    if (!data) return noCountries
+    const compare = compareNames(lng)
+    return data
       .map((c) => ({ code: c.code, label: countryName(lng, c.code), english: c.name ?? '' }))
-      .sort((a, b) => collator.compare(a.label, b.label))
+      .sort((a, b) => compare(a.label, b.label))
   }, [data, lng])
 
   const q = query.trim().toLocaleLowerCase()
@@ -30,7 +34,10 @@ export function CountryPicker({ value, onChange }: { value: string[]; onChange: 
         (c) => c.label.toLocaleLowerCase().includes(q) || c.english.toLowerCase().includes(q) || c.code.toLowerCase() === q,
       )
     : all
-  const selected = value.map((code) => all.find((c) => c.code === code) ?? { code, label: countryName(lng, code), english: '' })
+  const selected = useMemo(
+    () => value.map((code) => all.find((c) => c.code === code) ?? { code, label: countryName(lng, code), english: '' }),
+    [value, all, lng],
+  )
 
   return (
     <MultiCombobox<CountryOption>
@@ -50,4 +57,4 @@ export function CountryPicker({ value, onChange }: { value: string[]; onChange: 
       emptyText={isError ? t('loadError') : t('noMatch')}
     />
   )
-}
+})

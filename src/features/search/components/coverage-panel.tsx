@@ -1,4 +1,5 @@
 import { useQueries, useQuery } from '@tanstack/react-query'
+import { memo } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/spinner'
@@ -30,7 +31,7 @@ interface Bar {
  * contact bars come from the free count endpoint (at most three requests per search, shared with the count
  * the search shows once narrowed).
  */
-export function CoveragePanel({
+export const CoveragePanel = memo(function CoveragePanel({
   filters,
   totalCount,
   ready,
@@ -108,7 +109,7 @@ export function CoveragePanel({
       )}
     </section>
   )
-}
+})
 
 function Bars({ title, bars, total, onNarrow }: { title: string; bars: Bar[]; total: number; onNarrow: (next: SearchFilters) => void }) {
   const { t, i18n } = useTranslation('search')

@@ -1,20 +1,21 @@
-import { useId, useState } from 'react'
+import { memo, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { TextField } from '@/components/ui/field'
-import type { ExportFormat, SearchFilters } from '../filters'
+import type { ExportFormat } from '../filters'
+import type { SetFilters } from '../hooks/use-search-filters'
 
 const MAX_CAP = 2_147_483_647
 
 /** The cap and the file format: part of the search, so they live in the address bar too. */
-export function ExportOptions({ filters, onChange }: { filters: SearchFilters; onChange: (next: SearchFilters, opts?: { replace?: boolean }) => void }) {
+export const ExportOptions = memo(function ExportOptions({ cap, format, onChange }: { cap: number | null; format: ExportFormat; onChange: SetFilters }) {
   const { t } = useTranslation('search')
   const formatName = useId()
   // the text being typed, and the address bar's cap it was last synced with (back/forward resets it)
-  const [draft, setDraft] = useState({ text: filters.cap === null ? '' : String(filters.cap), cap: filters.cap })
+  const [draft, setDraft] = useState({ text: cap === null ? '' : String(cap), cap })
   let text = draft.text
-  if (draft.cap !== filters.cap) {
-    text = filters.cap === null ? '' : String(filters.cap)
-    setDraft({ text, cap: filters.cap })
+  if (draft.cap !== cap) {
+    text = cap === null ? '' : String(cap)
+    setDraft({ text, cap })
   }
   const trimmed = text.trim()
   const parsed = Number(trimmed)
@@ -34,28 +35,28 @@ export function ExportOptions({ filters, onChange }: { filters: SearchFilters; o
           const n = Number(next.trim())
           const valid = next.trim() === '' || (/^\d+$/.test(next.trim()) && n >= 1 && n <= MAX_CAP)
           setDraft({ text: next, cap: draft.cap })
-          const cap = next.trim() === '' ? null : n
-          if (valid && cap !== filters.cap) onChange({ ...filters, cap }, { replace: true })
+          const typed = next.trim() === '' ? null : n
+          if (valid && typed !== cap) onChange((f) => ({ ...f, cap: typed }), { replace: true })
         }}
       />
       <fieldset>
         <legend className="mb-1 text-sm font-medium">{t('format')}</legend>
         <div className="flex flex-wrap gap-4">
-          {(['csv', 'excel'] as ExportFormat[]).map((format) => (
-            <label key={format} className="flex min-h-10 items-center gap-2 text-sm">
+          {(['csv', 'excel'] as ExportFormat[]).map((kind) => (
+            <label key={kind} className="flex min-h-10 items-center gap-2 text-sm">
               <input
                 type="radio"
                 name={formatName}
-                value={format}
+                value={kind}
                 className="size-4 accent-brand-600"
-                checked={filters.format === format}
-                onChange={() => onChange({ ...filters, format })}
+                checked={format === kind}
+                onChange={() => onChange((f) => ({ ...f, format: kind }))}
               />
-              <bdi>{t(format)}</bdi>
+              <bdi>{t(kind)}</bdi>
             </label>
           ))}
         </div>
       </fieldset>
     </div>
   )
-}
+})

@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
-import { useState } from 'react'
+import { memo, useCallback, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Highlight, MultiCombobox } from '@/components/ui/combobox'
 import { countryName } from '@/lib/format'
@@ -14,7 +14,7 @@ import { TYPEAHEAD_DEBOUNCE_MS } from './category-picker'
 /** Long lists (counties, cities) show this many matches; typing narrows them. */
 const MAX_SHOWN = 100
 
-type PlaceLevels = Pick<SearchFilters, 'level1' | 'level2' | 'level3'>
+export type PlaceLevels = Pick<SearchFilters, 'level1' | 'level2' | 'level3'>
 
 interface ListItem {
   id: string
@@ -28,7 +28,7 @@ function localFilter(items: ListItem[], query: string) {
   return { shown: matching.slice(0, MAX_SHOWN), total: matching.length }
 }
 
-function ListPicker({
+const ListPicker = memo(function ListPicker({
   label,
   toggleLabel,
   items,
@@ -83,10 +83,10 @@ function ListPicker({
       hint={hint}
     />
   )
-}
+})
 
 /** States/regions, then counties narrowed by the chosen states, then cities of the chosen states and counties. */
-export function LevelPickers({
+export const LevelPickers = memo(function LevelPickers({
   country,
   places,
   onChange,
@@ -96,46 +96,59 @@ export function LevelPickers({
   onChange: (next: PlaceLevels) => void
 }) {
   const { t } = useTranslation('search')
-  const states = places.level1.map((p) => p.id)
-  const counties = places.level2.map((p) => p.id)
+  const states = useMemo(() => places.level1.map((p) => p.id), [places.level1])
+  const counties = useMemo(() => places.level2.map((p) => p.id), [places.level2])
   const l1 = useQuery(level1Options(country))
   const l2 = useQuery({ ...level2Options(country, states), placeholderData: keepPreviousData })
   const citiesEnabled = states.length + counties.length > 0
   const l3 = useQuery({ ...level3Options(country, states, counties), enabled: citiesEnabled, placeholderData: keepPreviousData })
+  const stateItems = useMemo(() => (l1.data ?? []).map((s) => ({ id: s.id, name: s.name, parents: [] })), [l1.data])
+  const countyItems = useMemo(
+    () => (l2.data ?? []).map((c) => ({ id: c.id, name: c.name, parents: c.level1_name ? [c.level1_name] : [] })),
+    [l2.data],
+  )
+  const cityItems = useMemo(
+    () =>
+      (citiesEnabled ? (l3.data ?? []) : []).map((c) => ({
+        id: c.id,
+        name: c.name,
+        parents: [c.level2_name, c.level1_name].filter((n): n is string => Boolean(n)),
+      })),
+    [citiesEnabled, l3.data],
+  )
+  const changeStates = useCallback((level1: Place[]) => onChange({ ...places, level1 }), [onChange, places])
+  const changeCounties = useCallback((level2: Place[]) => onChange({ ...places, level2 }), [onChange, places])
+  const changeCities = useCallback((level3: Place[]) => onChange({ ...places, level3 }), [onChange, places])
 
   return (
     <div className="grid gap-4 sm:grid-cols-3">
       <ListPicker
         label={t('states')}
         toggleLabel={t('statesToggle')}
-        items={(l1.data ?? []).map((s) => ({ id: s.id, name: s.name, parents: [] }))}
+        items={stateItems}
         chosen={places.level1}
         country={country}
-        onChange={(level1) => onChange({ ...places, level1 })}
+        onChange={changeStates}
         loading={l1.isFetching}
         error={l1.isError}
       />
       <ListPicker
         label={t('counties')}
         toggleLabel={t('countiesToggle')}
-        items={(l2.data ?? []).map((c) => ({ id: c.id, name: c.name, parents: c.level1_name ? [c.level1_name] : [] }))}
+        items={countyItems}
         chosen={places.level2}
         country={country}
-        onChange={(level2) => onChange({ ...places, level2 })}
+        onChange={changeCounties}
         loading={l2.isFetching}
         error={l2.isError}
       />
       <ListPicker
         label={t('cities')}
         toggleLabel={t('citiesToggle')}
-        items={(citiesEnabled ? (l3.data ?? []) : []).map((c) => ({
-          id: c.id,
-          name: c.name,
-          parents: [c.level2_name, c.level1_name].filter((n): n is string => Boolean(n)),
-        }))}
+        items={cityItems}
         chosen={places.level3}
         country={country}
-        onChange={(level3) => onChange({ ...places, level3 })}
+        onChange={changeCities}
         loading={citiesEnabled && l3.isFetching}
         error={l3.isError}
         disabled={!citiesEnabled && places.level3.length === 0}
@@ -143,7 +156,7 @@ export function LevelPickers({
       />
     </div>
   )
-}
+})
 
 interface HitOption {
   key: string
@@ -170,7 +183,7 @@ function toOption(hit: PlaceHit, fallbackCountry: string, level: 1 | 2 | 3): Hit
 const toPlace = (h: HitOption): Place => ({ id: h.id, name: placeName(h.name, h.parents), country: h.country })
 
 /** One box that finds a place on any level by name; parents tell apart places that share a name. */
-export function PlaceSearch({
+export const PlaceSearch = memo(function PlaceSearch({
   countries,
   places,
   onChange,
@@ -240,4 +253,4 @@ export function PlaceSearch({
       emptyText={q.length >= 2 ? (isError ? t('loadError') : t('noMatch')) : undefined}
     />
   )
-}
+})

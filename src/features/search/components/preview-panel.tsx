@@ -1,3 +1,4 @@
+import { memo } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/spinner'
@@ -8,7 +9,7 @@ import type { LeadRow, Preview } from '../api/get-preview'
  * The live count and a sample of rows. The count area has a fixed height and keeps the previous
  * number while the next loads, so nothing jumps; screen readers hear the new number politely.
  */
-export function PreviewPanel({
+export const PreviewPanel = memo(function PreviewPanel({
   data,
   updating,
   error,
@@ -48,10 +49,10 @@ export function PreviewPanel({
       )}
     </div>
   )
-}
+})
 
 /** A sample of the matching leads, e-mails masked as the service returns them. */
-export function SampleRows({ rows }: { rows: LeadRow[] }) {
+export const SampleRows = memo(function SampleRows({ rows }: { rows: LeadRow[] }) {
   const { t } = useTranslation('search')
   if (rows.length === 0) return <p className="text-sm text-slate-600 dark:text-slate-400">{t('noRows')}</p>
   const place = (r: LeadRow) => [r.zipcode, r.city].filter(Boolean).join(' ')
@@ -115,7 +116,7 @@ export function SampleRows({ rows }: { rows: LeadRow[] }) {
       </table>
     </section>
   )
-}
+})
 
 function Emails({ list }: { list: string[] }) {
   if (list.length === 0) return <>—</>

@@ -1,11 +1,13 @@
+import { memo, useCallback, useDeferredValue, useMemo } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Card } from '@/components/ui/card'
 import { Spinner } from '@/components/ui/spinner'
-import { withCountries, type SearchFilters } from '../filters'
+import { withCountries, type NamedId, type SearchFilters } from '../filters'
+import type { FiltersChange } from '../hooks/use-search-filters'
 import { CategoryPicker } from './category-picker'
 import { CountryPicker } from './country-picker'
 import { FilterChips } from './filter-chips'
-import { LevelPickers, PlaceSearch } from './place-pickers'
+import { LevelPickers, PlaceSearch, type PlaceLevels } from './place-pickers'
 
 const FLAGS = [
   ['email', 'hasEmail'],
@@ -16,18 +18,26 @@ const FLAGS = [
 
 /**
  * Every filter of the search; the state itself lives in the address bar (the caller's). While
- * `loading` (a link's ids are being named) it shows only that.
+ * `loading` (a link's ids are being named) it shows only that. `onChange` should keep its identity
+ * (useSearchFilters' does): each picker then renders again only when its own filter changes.
  */
-export function SearchBuilder({
+export const SearchBuilder = memo(function SearchBuilder({
   filters,
   onChange,
   loading = false,
 }: {
   filters: SearchFilters
-  onChange: (next: SearchFilters) => void
+  onChange: (change: FiltersChange) => void
   loading?: boolean
 }) {
   const { t } = useTranslation('search')
+  const { level1, level2, level3 } = filters
+  const places = useMemo(() => ({ level1, level2, level3 }), [level1, level2, level3])
+  // the place pickers a country brings appear in a render of their own, after the country shows as chosen
+  const countries = useDeferredValue(filters.countries)
+  const changeCountries = useCallback((codes: string[]) => onChange((f) => withCountries(f, codes)), [onChange])
+  const changePlaces = useCallback((p: PlaceLevels) => onChange((f) => ({ ...f, ...p })), [onChange])
+  const changeCategories = useCallback((categories: NamedId[]) => onChange((f) => ({ ...f, categories })), [onChange])
   if (loading) {
     return (
       <Card>
@@ -38,26 +48,23 @@ export function SearchBuilder({
       </Card>
     )
   }
-  const places = { level1: filters.level1, level2: filters.level2, level3: filters.level3 }
-  const single = filters.countries.length === 1 ? filters.countries[0] : undefined
+  const single = countries.length === 1 ? countries[0] : undefined
   return (
     <div className="space-y-4">
       <Card title={t('where')}>
         <div className="space-y-4">
-          <CountryPicker value={filters.countries} onChange={(codes) => onChange(withCountries(filters, codes))} />
-          {filters.countries.length > 0 && (
-            <PlaceSearch countries={filters.countries} places={places} onChange={(p) => onChange({ ...filters, ...p })} />
-          )}
+          <CountryPicker value={filters.countries} onChange={changeCountries} />
+          {countries.length > 0 && <PlaceSearch countries={countries} places={places} onChange={changePlaces} />}
           {single ? (
-            <LevelPickers country={single} places={places} onChange={(p) => onChange({ ...filters, ...p })} />
+            <LevelPickers country={single} places={places} onChange={changePlaces} />
           ) : (
-            filters.countries.length > 1 && <p className="text-sm text-slate-600 dark:text-slate-400">{t('oneCountryForPlaces')}</p>
+            countries.length > 1 && <p className="text-sm text-slate-600 dark:text-slate-400">{t('oneCountryForPlaces')}</p>
           )}
         </div>
       </Card>
       <Card title={t('what')}>
         <div className="space-y-4">
-          <CategoryPicker value={filters.categories} onChange={(categories) => onChange({ ...filters, categories })} />
+          <CategoryPicker value={filters.categories} onChange={changeCategories} />
           <fieldset>
             <legend className="mb-2 text-sm font-medium">{t('mustHave')}</legend>
             <div className="grid gap-2 sm:grid-cols-2">
@@ -67,7 +74,10 @@ export function SearchBuilder({
                     type="checkbox"
                     className="size-5 accent-brand-600"
                     checked={filters[field]}
-                    onChange={(e) => onChange({ ...filters, [field]: e.target.checked })}
+                    onChange={(e) => {
+                      const on = e.target.checked
+                      onChange((f) => ({ ...f, [field]: on }))
+                    }}
                   />
                   {t(label)}
                 </label>
@@ -84,4 +94,4 @@ export function SearchBuilder({
       </section>
     </div>
   )
-}
+})
