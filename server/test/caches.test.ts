@@ -1,3 +1,5 @@
+import http from 'node:http'
+import { gunzipSync, inflateSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestService, type TestService } from './helpers.ts'
 import { advanceClock, body, login, signUp, type TestUser } from './account-helpers.ts'
@@ -66,6 +68,31 @@ describe('search results cached by data version', () => {
     expect(await countryCount(u, 'DE')).toBe(before + 7)
     // the rows too: the newest companies come last in id order, onto what was the last page
     expect((await page()).results).toHaveLength(Math.min(50, before + 7 - 50 * (lastPage - 1)))
+  })
+
+  it('a cached preview answers the same JSON gzipped (spliced from the cached leads) as plain', async () => {
+    const u = await signUp(svc)
+    const raw = (encoding: string) =>
+      new Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        http
+          .get(`${svc.url}/api/companies/?countries=DE&paginate=true&page=2&lang=de`, { headers: { Authorization: `Bearer ${u.access}`, 'Accept-Encoding': encoding } }, (res) => {
+            const chunks: Buffer[] = []
+            res.on('data', (d: Buffer) => chunks.push(d))
+            res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }))
+          })
+          .on('error', reject)
+      })
+    const plain = await raw('identity')
+    expect(plain.headers['content-encoding']).toBeUndefined()
+    for (let i = 0; i < 2; i++) {
+      const zipped = await raw('gzip')
+      expect(zipped.headers['content-encoding']).toBe('gzip')
+      expect(zipped.headers['content-length']).toBe(String(zipped.body.length))
+      expect(JSON.parse(gunzipSync(zipped.body).toString('utf8'))).toEqual(JSON.parse(plain.body.toString('utf8')))
+    }
+    const deflated = await raw('deflate')
+    expect(JSON.parse(inflateSync(deflated.body).toString('utf8'))).toEqual(JSON.parse(plain.body.toString('utf8')))
+    expect(JSON.parse(plain.body.toString('utf8'))).toMatchObject({ page: 2, page_size: 50, results: expect.any(Array) })
   })
 
   it('a company written into the database by hand (no service involved) shows at once', async () => {

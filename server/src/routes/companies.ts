@@ -1,6 +1,6 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi'
 import type { AppEnv } from '../app-env.ts'
-import { JsonText } from '../lib/json-answer.ts'
+import { JsonText, SharedJsonTail } from '../lib/json-answer.ts'
 import { authed, security } from '../lib/authed.ts'
 import { notFound } from '../lib/errors.ts'
 import { countCompanies } from '../lib/company-counts.ts'
@@ -135,24 +135,25 @@ interface LeadRow {
 type Lead = z.output<typeof LeadSchema>
 
 /**
- * A page of the preview: the same for every account, so it can be cached by data version; the
- * leads kept as their JSON text, spliced into each answer (serialized once, not per request).
+ * A page of the preview: the same for every account, so it can be cached by data version. The
+ * leads are kept as the end of the answer's JSON text (serialized once, and compressed once when
+ * an answer is gzipped), after the account's own head (its search_id).
  */
 interface PreviewPage {
   totalCount: number
-  /** null: the page is past the end (404) */
-  resultsJson: string | null
+  /** `"results":[…]}`; null: the page is past the end (404) */
+  tail: SharedJsonTail | null
 }
 
 /**
  * Pages by data version, filters, language and page (lib/data-version.ts). Bounded: 2,000 pages or
  * about 32 MB (a 50-lead page is ≈ 60 KB as strings), whichever is reached first.
  */
-const pageCache = cachePerDb(() => new VersionedCache<PreviewPage>(2000, 32 * 1024 * 1024, (p) => 2 * (p.resultsJson?.length ?? 0) + 64))
+const pageCache = cachePerDb(() => new VersionedCache<PreviewPage>(2000, 32 * 1024 * 1024, (p) => (p.tail?.bytes() ?? 0) + 64))
 
 async function previewPage(db: Db, filters: Filters, now: Date, lang: string, pageSize: number, offset: number): Promise<PreviewPage> {
   const { count: totalCount, companies } = await countCompanies(db, filters, now)
-  if (offset > 0 && offset >= totalCount) return { totalCount, resultsJson: null }
+  if (offset > 0 && offset >= totalCount) return { totalCount, tail: null }
   const where = filtersWhere(filters, 2)
   // Walking the primary key reads about (offset + page) × companies / matches rows before it has
   // the page; fetching every match through the filter indexes and sorting reads `matches` rows.
@@ -182,7 +183,7 @@ async function previewPage(db: Db, filters: Filters, now: Date, lang: string, pa
     rating: rating === null ? null : Number(rating),
     collected_at: new Date(collected_at).toISOString(),
   }))
-  return { totalCount, resultsJson: JSON.stringify(results) }
+  return { totalCount, tail: new SharedJsonTail(`"results":${JSON.stringify(results)}}`) }
 }
 
 export function registerCompanyRoutes(app: OpenAPIHono<AppEnv>) {
@@ -198,13 +199,13 @@ export function registerCompanyRoutes(app: OpenAPIHono<AppEnv>) {
 
     const head = await previewHead(db, userId, hash)
     const compute = () => previewPage(db, filters, now, lang, pageSize, offset)
-    const [searchId, { totalCount, resultsJson }] = await Promise.all([
+    const [searchId, { totalCount, tail }] = await Promise.all([
       head.searchId ?? newPreviewSearch(db, userId, filters, hash, now),
       settled(head.version, now) ? pageCache(db).get(head.version, `${hash}:${lang}:${pageSize}:${offset}`, compute) : compute(),
     ])
-    if (resultsJson === null) throw notFound('Invalid page.')
-    // the same keys in the same order as PreviewSchema (serialized by hand around the cached leads)
-    const text = `{"totalCount":${totalCount},"search_id":${searchId},"page":${paginate ? page : 1},"page_size":${pageSize},"results":${resultsJson}}`
-    return c.json(new JsonText(text) as never, 200)
+    if (!tail) throw notFound('Invalid page.')
+    // the keys of PreviewSchema in its order, written by hand in front of the cached leads
+    const own = `{"totalCount":${totalCount},"search_id":${searchId},"page":${paginate ? page : 1},"page_size":${pageSize},`
+    return c.json(new JsonText(own, tail) as never, 200)
   })
 }
