@@ -36,9 +36,11 @@ export async function benchExport(): Promise<{ ok: boolean; runs: ExportBenchRun
     const { db, clock } = service.deps
     const plan = (await db.query<{ id: number }>("SELECT id FROM plans WHERE plan_type = 'Business'")).rows[0]
     const user = await db.query<{ id: number }>(
-      `INSERT INTO users (email, password_hash, plan_id, remaining_credits, current_period_start, current_period_end, created_at)
-       VALUES ($1, 'bench: no login', $2, 1000000000, $3, $4, $3)
-       ON CONFLICT (lower(email)) DO UPDATE SET remaining_credits = 1000000000 RETURNING id`,
+      // confirmed: an unconfirmed address may not export (issue 9)
+      `INSERT INTO users (email, password_hash, plan_id, remaining_credits, current_period_start, current_period_end, created_at, email_confirmed_at)
+       VALUES ($1, 'bench: no login', $2, 1000000000, $3, $4, $3, $3)
+       ON CONFLICT (lower(email)) DO UPDATE SET remaining_credits = 1000000000, email_confirmed_at = coalesce(users.email_confirmed_at, $3)
+       RETURNING id`,
       ['bench-export@example.com', plan?.id ?? null, clock.now(), new Date(clock.now().getTime() + 30 * 86_400_000)],
     )
     const token = await signAccessToken(config.secret, user.rows[0]!.id, clock.nowSeconds())
