@@ -31,6 +31,11 @@ export const SearchBuilder = memo(function SearchBuilder({
   loading?: boolean
 }) {
   const { t } = useTranslation('search')
+  // rendered at each change of the search: its fixed texts are looked up once (t() is not free)
+  const labels = useMemo(
+    () => ({ where: t('where'), what: t('what'), mustHave: t('mustHave'), chosen: t('chosen'), flags: FLAGS.map(([, label]) => t(label)) }),
+    [t],
+  )
   const { level1, level2, level3 } = filters
   const places = useMemo(() => ({ level1, level2, level3 }), [level1, level2, level3])
   // the place pickers a country brings appear in a render of their own, after the country shows as chosen
@@ -51,7 +56,7 @@ export const SearchBuilder = memo(function SearchBuilder({
   const single = countries.length === 1 ? countries[0] : undefined
   return (
     <div className="space-y-4">
-      <Card title={t('where')}>
+      <Card title={labels.where}>
         <div className="space-y-4">
           <CountryPicker value={filters.countries} onChange={changeCountries} />
           {countries.length > 0 && <PlaceSearch countries={countries} places={places} onChange={changePlaces} />}
@@ -62,13 +67,13 @@ export const SearchBuilder = memo(function SearchBuilder({
           )}
         </div>
       </Card>
-      <Card title={t('what')}>
+      <Card title={labels.what}>
         <div className="space-y-4">
           <CategoryPicker value={filters.categories} onChange={changeCategories} />
           <fieldset>
-            <legend className="mb-2 text-sm font-medium">{t('mustHave')}</legend>
+            <legend className="mb-2 text-sm font-medium">{labels.mustHave}</legend>
             <div className="grid gap-2 sm:grid-cols-2">
-              {FLAGS.map(([field, label]) => (
+              {FLAGS.map(([field], i) => (
                 <label key={field} className="flex min-h-10 items-center gap-3 text-sm">
                   <input
                     type="checkbox"
@@ -79,7 +84,7 @@ export const SearchBuilder = memo(function SearchBuilder({
                       onChange((f) => ({ ...f, [field]: on }))
                     }}
                   />
-                  {t(label)}
+                  {labels.flags[i]}
                 </label>
               ))}
             </div>
@@ -88,7 +93,7 @@ export const SearchBuilder = memo(function SearchBuilder({
       </Card>
       <section aria-labelledby="chosen-filters-title">
         <h2 id="chosen-filters-title" className="mb-2 text-sm font-semibold">
-          {t('chosen')}
+          {labels.chosen}
         </h2>
         <FilterChips filters={filters} onChange={onChange} />
       </section>
