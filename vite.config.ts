@@ -2,9 +2,10 @@
 import { build, defineConfig, type Plugin } from 'vite'
 import react from '@vitejs/plugin-react'
 import tailwindcss from '@tailwindcss/vite'
-import { mkdir, writeFile } from 'node:fs/promises'
+import { mkdir, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { Worker } from 'node:worker_threads'
 import { constants as zlib } from 'node:zlib'
 import { compression, defineAlgorithm } from 'vite-plugin-compression2'
 
@@ -33,6 +34,34 @@ function lowPriorityScripts(): Plugin {
   }
 }
 
+/**
+ * Runs the server build's `renderAll()` in a worker thread with a time limit: a page that never
+ * finishes rendering (a render loop) fails the build with a message instead of hanging it.
+ */
+function renderInWorker(entry: string, timeoutMs = 60_000): Promise<Record<string, Record<string, string>>> {
+  const source = `
+    import { parentPort, workerData } from 'node:worker_threads'
+    const { renderAll } = await import(workerData.entry)
+    parentPort.postMessage(await renderAll())
+  `
+  const worker = new Worker(new URL(`data:text/javascript,${encodeURIComponent(source)}`), { workerData: { entry: pathToFileURL(entry).href } })
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      void worker.terminate()
+      reject(new Error(`prerender: the pages did not render within ${timeoutMs / 1000} s (a render that never ends?)`))
+    }, timeoutMs)
+    worker.once('message', (pages: Record<string, Record<string, string>>) => {
+      clearTimeout(timer)
+      void worker.terminate()
+      resolve(pages)
+    })
+    worker.once('error', (e) => {
+      clearTimeout(timer)
+      reject(e)
+    })
+  })
+}
+
 function prerender(): Plugin {
   let root = ''
   let outDir = ''
@@ -47,7 +76,9 @@ function prerender(): Plugin {
     },
     async closeBundle(error) {
       if (error) return
-      const serverOut = path.join(root, 'node_modules/.cache/prerender')
+      // inside the project so the server build's imports resolve from node_modules; one per build, so
+      // two builds at once (a test's private build beside dist/) do not overwrite each other's
+      const serverOut = path.join(root, 'node_modules/.cache', `prerender-${process.pid}-${Date.now()}`)
       await build({
         configFile: false,
         root,
@@ -57,12 +88,13 @@ function prerender(): Plugin {
         resolve: { alias },
         build: { ssr: 'src/app/prerender.tsx', outDir: serverOut, emptyOutDir: true, minify: false, target: 'node20' },
       })
-      const { renderAll } = (await import(pathToFileURL(path.join(serverOut, 'prerender.js')).href)) as {
-        renderAll: () => Promise<Record<string, Record<string, string>>>
+      try {
+        const pages = await renderInWorker(path.join(serverOut, 'prerender.js'))
+        await mkdir(path.join(outDir, '.vite'), { recursive: true })
+        await writeFile(path.join(outDir, '.vite', 'prerender.json'), JSON.stringify(pages))
+      } finally {
+        await rm(serverOut, { recursive: true, force: true })
       }
-      const pages = await renderAll()
-      await mkdir(path.join(outDir, '.vite'), { recursive: true })
-      await writeFile(path.join(outDir, '.vite', 'prerender.json'), JSON.stringify(pages))
     },
   }
 }
