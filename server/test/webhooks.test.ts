@@ -324,4 +324,18 @@ describe('webhooks (extension webhooks)', () => {
     expect((await runCleanup(svc.deps)).webhookDeliveries).toBeGreaterThanOrEqual(1)
     expect(await deliveries(u, webhook.id)).toEqual([])
   })
+
+  it('signs with the wall-clock time even when the service clock was moved (receivers compare it with their own)', async () => {
+    const mover = await signUp(svc)
+    expect((await svc.request('/api/_test/clock/', { method: 'POST', token: mover.access, json: { advance_seconds: 86_400 } })).status).toBe(200)
+    const u = await signUp(svc) // signed in on the moved clock
+    const r = await local()
+    const { webhook, secret } = await addOk(u, r.url)
+    await svc.request(`/api/user/webhooks/${webhook.id}/test/`, { method: 'POST', token: u.access })
+    await settled(u, webhook.id)
+    const { headers, body: raw } = r.got[0]!
+    const t = Number(/^t=(\d+),/.exec(headers['leads-signature'] as string)?.[1])
+    expect(Math.abs(Date.now() / 1000 - t)).toBeLessThan(60)
+    expect(verify(secret, headers['leads-signature'] as string, raw)).toBe(true)
+  })
 })

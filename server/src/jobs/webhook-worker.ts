@@ -106,9 +106,11 @@ async function claimNext(q: Queryable, owner: string): Promise<DeliveryRow | und
 
 /** Signs and sends one delivery, then records the attempt: succeeded, retried later with back-off, or failed. */
 async function processDelivery(deps: WorkerDeps, d: DeliveryRow, owner: string) {
-  const { config, clock } = deps
+  const { config } = deps
   const body = JSON.stringify(d.payload)
-  const timestamp = Math.floor(clock.now().getTime() / 1000)
+  // wall-clock time, not the service's (movable) test clock: receivers refuse a signature whose time is
+  // far from their own, and a delivery is sent now, whatever time the service's data says it is
+  const timestamp = Math.floor(Date.now() / 1000)
   let secret: string
   try {
     secret = open(config.secret, d.secret_sealed)
