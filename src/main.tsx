@@ -14,13 +14,17 @@ await new Promise<void>((painted) => {
   if (document.visibilityState === 'hidden') return painted()
   requestAnimationFrame(() => setTimeout(painted, 0))
 })
+// one insertion for all of them, and the app's own request in a task of its own
+const links = document.createDocumentFragment()
 for (const href of container.dataset.preload?.split(' ') ?? []) {
   if (!href.startsWith('/')) continue
   const link = document.createElement('link')
   link.rel = 'modulepreload'
   link.crossOrigin = ''
   link.href = href
-  document.head.append(link)
+  links.append(link)
 }
+document.head.append(links)
+await new Promise((resolve) => setTimeout(resolve, 0))
 const { start } = await import('./app/start')
 await start(container)

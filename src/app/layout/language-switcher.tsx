@@ -98,7 +98,8 @@ export function LanguageSwitcher({ className = '', inline = false }: { className
         <GlobeIcon />
         <span id={labelId} className="sr-only">
           {t('language.label')}
-        </span>
+        </span>{' '}
+        {/* the space keeps the text "Language English", as the name reads (not "LanguageEnglish") */}
         <span id={currentId} lang={current} className="min-w-0 flex-1 truncate text-start">
           {currentName}
         </span>
