@@ -1,4 +1,5 @@
 import './index.css'
+import { holdEarlyClicks } from './lib/early-clicks'
 
 /**
  * The entry is this small on purpose: the page paints from the HTML (the service's prerendered markup,
@@ -8,6 +9,8 @@ import './index.css'
  * are fetched together with the app's own, in parallel rather than one after the other.
  */
 const container = document.getElementById('root')!
+// a tap on the painted page before its code has run is answered once it has (src/lib/early-clicks.ts)
+const releaseClicks = container.dataset.prerendered ? holdEarlyClicks(container) : () => {}
 
 await new Promise<void>((painted) => {
   // a tab opened in the background paints nothing (and runs no animation frame) until it is shown
@@ -27,4 +30,4 @@ for (const href of container.dataset.preload?.split(' ') ?? []) {
 document.head.append(links)
 await new Promise((resolve) => setTimeout(resolve, 0))
 const { start } = await import('./app/start')
-await start(container)
+await start(container, releaseClicks)

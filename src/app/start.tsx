@@ -1,4 +1,4 @@
-import { startTransition, StrictMode } from 'react'
+import { startTransition, StrictMode, useEffect } from 'react'
 import { createRoot, hydrateRoot } from 'react-dom/client'
 import { createBrowserRouter } from 'react-router'
 import { i18n, initI18n } from '@/lib/i18n'
@@ -9,8 +9,17 @@ import { resolveLazyRoutes, routes } from './router'
 /** Gives the main thread back between steps of the start, so none of them is one long task on a slow phone. */
 const yieldToBrowser = () => new Promise<void>((resolve) => setTimeout(resolve, 0))
 
-/** Starts the dashboard in `container` (src/main.tsx calls it once the page has painted). */
-export async function start(container: HTMLElement): Promise<void> {
+/** Calls `onCommitted` once the first render is on screen, its effects run (the page is interactive). */
+function Committed({ onCommitted }: { onCommitted: () => void }) {
+  useEffect(onCommitted, [onCommitted])
+  return null
+}
+
+/**
+ * Starts the dashboard in `container` (src/main.tsx calls it once the page has painted); `onInteractive`
+ * runs when the first render, hydrated or drawn, has been committed.
+ */
+export async function start(container: HTMLElement, onInteractive: () => void = () => {}): Promise<void> {
   await yieldToBrowser()
   await Promise.all([initI18n(), resolveLazyRoutes(window.location.pathname)])
   await yieldToBrowser()
@@ -19,6 +28,7 @@ export async function start(container: HTMLElement): Promise<void> {
   const app = (
     <StrictMode>
       <App router={router} />
+      <Committed onCommitted={onInteractive} />
     </StrictMode>
   )
   // The service may have sent this page's markup, rendered at build time in English for a browser with
