@@ -6,6 +6,8 @@
 //   no language but English in the first load
 //   deferred JS (what the page fetches in the 5 s after the network went idle: code that waits for the
 //   first load to end, e.g. the watched-search badge), printed and held to its own budget         ≤ 10 KB gzip
+//   the framework, the app's start-up code and the page's own modules arrive with V8's compile hint
+//   (`//# allFunctionsCalledOnLoad`, vite.config.ts): compiled off the main thread as they stream in
 // The first loads run the real service (scripts/perf-service.mjs) and Chromium with an empty cache;
 // each script response is counted at gzip level 9 of its decoded body (the unit of the budgets), and
 // the bytes that actually crossed the network (brotli from the service) are printed beside it.
@@ -29,6 +31,12 @@ const gz = (file) => {
 }
 const fmt = (bytes) => `${(bytes / KB).toFixed(2)} KB`
 
+const COMPILE_HINT = '//# allFunctionsCalledOnLoad\n'
+/** What must arrive with the compile hint on each first load (manifest keys). */
+const HINTED = {
+  'sign-in': [/^_framework-/, /^_app-/, /^src\/app\/routes\/sign-in\.tsx$/],
+  search: [/^_framework-/, /^_app-/, /^src\/app\/routes\/shell\.tsx$/, /^src\/app\/routes\/search\.tsx$/],
+}
 const keyOfFile = new Map(Object.entries(manifest).map(([k, m]) => [`/${m.file}`, k]))
 
 /** Every script the page fetches from an empty cache until the network is idle. */
@@ -49,7 +57,8 @@ async function firstLoad(browser, url, refreshToken) {
     const sizes = await r.request().sizes()
     const file = new URL(r.url()).pathname
     const deferred = i >= firstLoadCount
-    scripts.push({ file, deferred, key: keyOfFile.get(file) ?? '(not in the build)', gzip: gzipSync(body, { level: 9 }).length, wire: sizes.responseBodySize, encoding: r.headers()['content-encoding'] ?? 'none' })
+    const hinted = body.subarray(0, COMPILE_HINT.length).toString() === COMPILE_HINT
+    scripts.push({ file, deferred, hinted, key: keyOfFile.get(file) ?? '(not in the build)', gzip: gzipSync(body, { level: 9 }).length, wire: sizes.responseBodySize, encoding: r.headers()['content-encoding'] ?? 'none' })
   }
   await context.close()
   return { first: scripts.filter((x) => !x.deferred), deferred: scripts.filter((x) => x.deferred) }
@@ -97,6 +106,11 @@ for (const k of localeKeys) {
 check(`largest of ${localeKeys.length} locale chunks (${biggest.key})`, biggest.bytes, BUDGETS.locale)
 
 for (const [name, list] of Object.entries(loads)) {
+  const missing = HINTED[name].filter((re) => !list.some((x) => re.test(x.key) && x.hinted))
+  if (missing.length) problems.push(`${name} first load: no compile hint on ${missing.map(String).join(', ')}`)
+  else console.log(`ok   ${name} first load: compile hint on ${list.filter((x) => x.hinted).map((x) => x.key).join(', ')}`)
+}
+for (const [name, list] of Object.entries(loads)) {
   const foreign = list.filter((x) => /^locales\/(?!en\/)/.test(x.key))
   if (foreign.length) problems.push(`${name} first load contains other languages: ${foreign.map((x) => x.key).join(', ')}`)
   else console.log(`ok   ${name} first load: English only`)
@@ -105,7 +119,7 @@ for (const [name, list] of Object.entries(loads)) {
 for (const [name, list] of Object.entries({ ...loads, ...Object.fromEntries(Object.entries(deferredLoads).map(([k, v]) => [`${k} (deferred)`, v])) })) {
   console.log(`\n${name} first load:`)
   for (const x of [...list].sort((a, b) => b.gzip - a.gzip)) {
-    console.log(`  ${fmt(x.gzip).padStart(9)} gz  ${fmt(x.wire).padStart(9)} ${x.encoding.padEnd(4)}  ${x.file}  (${x.key})`)
+    console.log(`  ${fmt(x.gzip).padStart(9)} gz  ${fmt(x.wire).padStart(9)} ${x.encoding.padEnd(4)}  ${x.file}  (${x.key})${x.hinted ? '  compile hint' : ''}`)
   }
 }
 

@@ -53,7 +53,7 @@ const Heading = memo(function Heading() {
 const BottomBar = memo(function BottomBar({ totalCount, canExport, onExport }: { totalCount: number | undefined; canExport: boolean; onExport: (e: MouseEvent<HTMLButtonElement>) => void }) {
   const { t, i18n } = useTranslation('search')
   return (
-    <div className="fixed inset-x-0 bottom-0 z-20 border-t border-slate-200 bg-white/95 px-4 py-3 shadow-[0_-2px_8px_rgb(0_0_0/0.06)] backdrop-blur lg:hidden dark:border-slate-700 dark:bg-slate-900/95">
+    <div className="fixed inset-x-0 bottom-0 z-20 border-t border-slate-200 bg-white px-4 py-3 shadow-[0_-2px_8px_rgb(0_0_0/0.06)] lg:hidden dark:border-slate-700 dark:bg-slate-900">
       <div className="mx-auto flex max-w-7xl items-center justify-between gap-3">
         <p className="min-w-0 text-sm">
           <span className="block text-xs text-slate-600 dark:text-slate-400">{t('matching')}</span>
