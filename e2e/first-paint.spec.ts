@@ -90,8 +90,12 @@ test('a signed-in person gets the signed-in search page and plans painted, hydra
     expect(await kept(), address).toBe(true)
     await page.unroute(/\/assets\/start-[^/]+\.js$/)
   }
-  // the search page works after hydration: a filter changes the address and the count follows
+  // the search page works after hydration: a filter changes the address and the count follows; the
+  // browser's locale table is built by the warm-up worker (src/lib/intl-warmup.worker.ts), which the
+  // page's CSP admits (a refused worker would be a console error)
+  const warmup = page.waitForRequest(/\/assets\/intl-warmup\.worker-[^/]+\.js$/)
   await page.goto('/search')
+  expect((await (await warmup).response())?.status()).toBe(200)
   await page.getByRole('checkbox', { name: 'An email address' }).check()
   await expect(page).toHaveURL(/email=1/)
   expect(errors).toEqual([])

@@ -53,9 +53,11 @@ async function firstLoad(browser, url, refreshToken) {
   const scripts = []
   for (const [i, r] of responses.entries()) {
     if (!/javascript/.test(r.headers()['content-type'] ?? '')) continue
-    const body = await r.body()
-    const sizes = await r.request().sizes()
     const file = new URL(r.url()).pathname
+    // a worker's script (the Intl warm-up of src/main.tsx) has no body for the page's CDP session: the
+    // built file is what the service sent
+    const body = await r.body().catch(() => (existsSync(`dist${file}`) ? readFileSync(`dist${file}`) : Buffer.alloc(0)))
+    const sizes = await r.request().sizes()
     const deferred = i >= firstLoadCount
     const hinted = body.subarray(0, COMPILE_HINT.length).toString() === COMPILE_HINT
     scripts.push({ file, deferred, hinted, key: keyOfFile.get(file) ?? '(not in the build)', gzip: gzipSync(body, { level: 9 }).length, wire: sizes.responseBodySize, encoding: r.headers()['content-encoding'] ?? 'none' })

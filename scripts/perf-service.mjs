@@ -19,10 +19,17 @@ const freePort = () =>
 
 export const DEMO = { username: 'demo@example.com', password: 'demo-password' }
 
-export async function startService({ seedCompanies = process.env.PERF_SEED_COMPANIES ?? '100000' } = {}) {
+/**
+ * `lowPriority`: the service gets the CPU only when the browser leaves it. On a real network the
+ * service is another machine; on this one its queries would otherwise be counted as the phone's
+ * blocking time (a first facets query on 100,000 companies takes a core for ~0.4 s mid-load).
+ */
+export async function startService({ seedCompanies = process.env.PERF_SEED_COMPANIES ?? '100000', lowPriority = false } = {}) {
   const port = await freePort()
   const dataDir = mkdtempSync(path.join(tmpdir(), 'leads-perf-'))
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+  const command = [process.execPath, '--import', 'tsx', 'server/src/main.ts']
+  // started through nice(1) so that every thread of it (the embedded database's too) has the priority
+  const child = spawn(lowPriority ? 'nice' : command[0], lowPriority ? ['-n', '19', ...command] : command.slice(1), {
     stdio: ['ignore', 'ignore', 'inherit'],
     env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, SEED_COMPANIES: String(seedCompanies), DATABASE_URL: '', LOGIN_PER_MINUTE: '1000' },
   })

@@ -11,29 +11,27 @@ import { holdEarlyClicks } from './lib/early-clicks'
 const container = document.getElementById('root')!
 // a tap on the painted page before its code has run is answered once it has (src/lib/early-clicks.ts)
 const releaseClicks = container.dataset.prerendered ? holdEarlyClicks(container) : () => {}
+// the browser's table of locales, built off the main thread while the page paints and its code arrives
+new Worker(new URL('./lib/intl-warmup.worker.ts', import.meta.url), { type: 'module' })
 
 await new Promise<void>((painted) => {
   // a tab opened in the background paints nothing (and runs no animation frame) until it is shown
   if (document.visibilityState === 'hidden') return painted()
   requestAnimationFrame(() => setTimeout(painted, 0))
 })
-// one insertion for all of them, and the app's own request in a task of its own
-const links = document.createDocumentFragment()
+// The app first (its own files are the first it needs), then this page's files one at a time, in tasks
+// of their own: the browser takes a few milliseconds to take in each module preload (more on a slow
+// phone), and thirteen inserted at once made one long task.
+const app = import('./app/start')
+const yieldToBrowser = () => new Promise((resolve) => setTimeout(resolve, 0))
 for (const href of container.dataset.preload?.split(' ') ?? []) {
   if (!href.startsWith('/')) continue
   const link = document.createElement('link')
   link.rel = 'modulepreload'
   link.crossOrigin = ''
   link.href = href
-  links.append(link)
+  document.head.append(link)
+  await yieldToBrowser()
 }
-document.head.append(links)
-const app = import('./app/start')
-// The page's first Intl formatter makes the engine build its locale data, whatever the language: 20 to
-// 40 ms here, several times that on a slow phone. A signed-in page shows the account's credits at once
-// (the page hint cookie of src/lib/page-hints.ts says so): paid now, in a task of its own while the
-// app's code is on its way, rather than inside the first render that has the account's numbers.
-await new Promise((resolve) => setTimeout(resolve, 0))
-if (document.cookie.split('; ').includes('leads.signed-in=1')) new Intl.NumberFormat(document.documentElement.lang || 'en').format(0)
 const { start } = await app
 await start(container, releaseClicks)
