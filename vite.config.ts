@@ -114,7 +114,7 @@ function prerender(): Plugin {
  */
 const COMPILE_HINT = '//# allFunctionsCalledOnLoad\n'
 const EAGER_CHUNKS = new Set(['framework', 'app', 'start', 'query', 'auth-layout'])
-export const wantsCompileHint = (chunk: { name: string; facadeModuleId: string | null }): boolean =>
+const wantsCompileHint = (chunk: { name: string; facadeModuleId: string | null }): boolean =>
   EAGER_CHUNKS.has(chunk.name) || /[\\/]src[\\/]app[\\/]routes[\\/][^/\\]+\.tsx$/.test(chunk.facadeModuleId ?? '')
 
 function compileHints(): Plugin {

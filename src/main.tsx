@@ -11,8 +11,13 @@ import { holdEarlyClicks } from './lib/early-clicks'
 const container = document.getElementById('root')!
 // a tap on the painted page before its code has run is answered once it has (src/lib/early-clicks.ts)
 const releaseClicks = container.dataset.prerendered ? holdEarlyClicks(container) : () => {}
-// the browser's table of locales, built off the main thread while the page paints and its code arrives
-new Worker(new URL('./lib/intl-warmup.worker.ts', import.meta.url), { type: 'module' })
+// the browser's table of locales, built off the main thread while the page paints and its code arrives;
+// only a head start: a browser that refuses the worker builds it on its first formatter as before
+try {
+  new Worker(new URL('./lib/intl-warmup.worker.ts', import.meta.url), { type: 'module' })
+} catch {
+  /* no worker: nothing lost but the head start */
+}
 
 await new Promise<void>((painted) => {
   // a tab opened in the background paints nothing (and runs no animation frame) until it is shown
@@ -34,4 +39,8 @@ for (const href of container.dataset.preload?.split(' ') ?? []) {
   await yieldToBrowser()
 }
 const { start } = await app
-await start(container, releaseClicks)
+await start(container, () => {
+  releaseClicks()
+  // the page is the app's now (its tests wait for this before ticking a painted checkbox)
+  container.dataset.interactive = ''
+})
