@@ -7,6 +7,8 @@
 //   Interactions on /search under a 4× CPU slowdown (Playwright, the Event Timing API that INP is
 //   built on): the format radios, the flag checkboxes and typing in the country combobox each
 //   answer within 100 ms, and a clicked control shows its new state in the very next frame.
+//   A miss is measured once more (the host's speed swings between runs) and fails when that misses
+//   too; both measurements are printed. LIGHTHOUSE_RETRY=0 fails on the first miss.
 import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -16,6 +18,7 @@ import lighthouse from 'lighthouse'
 import { chromiumArgs, chromiumPath, DEMO, demoRefreshToken, startService } from './perf-service.mjs'
 
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3)
+const RETRY = process.env.LIGHTHOUSE_RETRY !== '0'
 const TARGET = { performance: 0.95, accessibility: 1, 'best-practices': 1, tbt: 100, cls: 0.02, interaction: 100 }
 const PAGES = [
   { name: '/sign-in', path: '/sign-in' },
@@ -189,9 +192,9 @@ const median = (runs) => [...runs].sort((a, b) => a.performance - b.performance)
 const ms = (v) => `${Math.round(v)} ms`.padStart(8)
 const pct = (v) => String(Math.round(v * 100)).padStart(3)
 
-const { baseURL, stop } = await startService({ lowPriority: true })
-const problems = []
-try {
+/** One measurement of every page and of the interactions, printed; what missed its target. */
+async function gate(baseURL) {
+  const problems = []
   console.log(`Lighthouse ${RUNS} run(s) per page, mobile preset (simulated slow 4G, 4x CPU), median run by performance`)
   console.log(`${'page'.padEnd(22)} perf a11y  bp seo      FCP      LCP      TBT   CLS       SI  (runs' perf)`)
   for (const spec of RUNS > 0 ? PAGES : []) {
@@ -217,6 +220,20 @@ try {
   }
   if (stale.length) problems.push(...stale)
   else console.log('ok   every clicked control showed its new state in the next frame')
+  return problems
+}
+
+const { baseURL, stop } = await startService({ lowPriority: true })
+let problems
+try {
+  problems = await gate(baseURL)
+  // This 2-core host's speed swings from one run to the next (the same code measured sign-in TBT 2 ms
+  // and 98 ms, docs/benchmarks.md): a miss is measured once more, both are printed, and the gate fails
+  // when the second misses too. A real regression misses both.
+  if (problems.length && RETRY) {
+    console.log(`\n${problems.length} below target in this measurement:\n  ${problems.join('\n  ')}\nMeasuring once more; the gate fails if that misses too.\n`)
+    problems = await gate(baseURL)
+  }
 } finally {
   stop()
 }
