@@ -113,6 +113,9 @@ function prerender(): Plugin {
  * chunk after every plugin's render step, and the compressed twins are then written again.
  */
 const COMPILE_HINT = '//# allFunctionsCalledOnLoad\n'
+/** The compressed twins' settings, for the compression plugin and for the hinted chunks written again. */
+const BROTLI = { params: { [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY } }
+const GZIP = { level: 9 }
 const EAGER_CHUNKS = new Set(['framework', 'app', 'start', 'query', 'auth-layout'])
 const wantsCompileHint = (chunk: { name: string; facadeModuleId: string | null }): boolean =>
   EAGER_CHUNKS.has(chunk.name) || /[\\/]src[\\/]app[\\/]routes[\\/][^/\\]+\.tsx$/.test(chunk.facadeModuleId ?? '')
@@ -128,8 +131,8 @@ function compileHints(): Plugin {
         const file = path.join(options.dir!, chunk.fileName)
         const code = Buffer.from(COMPILE_HINT + chunk.code)
         await writeFile(file, code)
-        if (existsSync(`${file}.br`)) await writeFile(`${file}.br`, brotliCompressSync(code, { params: { [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY } }))
-        if (existsSync(`${file}.gz`)) await writeFile(`${file}.gz`, gzipSync(code, { level: 9 }))
+        if (existsSync(`${file}.br`)) await writeFile(`${file}.br`, brotliCompressSync(code, BROTLI))
+        if (existsSync(`${file}.gz`)) await writeFile(`${file}.gz`, gzipSync(code, GZIP))
       }
     },
   }
@@ -149,8 +152,8 @@ export default defineConfig({
       threshold: 1024,
       skipIfLargerOrEqual: true,
       algorithms: [
-        defineAlgorithm('brotliCompress', { params: { [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY } }),
-        defineAlgorithm('gzip', { level: 9 }),
+        defineAlgorithm('brotliCompress', BROTLI),
+        defineAlgorithm('gzip', GZIP),
       ],
     }),
   ],
