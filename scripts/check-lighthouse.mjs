@@ -10,7 +10,7 @@
 //   A miss is measured once more (the host's speed swings between runs) and fails when that misses
 //   too; both measurements are printed. LIGHTHOUSE_RETRY=0 fails on the first miss.
 import { spawn } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { chromium } from '@playwright/test'
@@ -76,6 +76,8 @@ async function signInProfile(port, baseURL) {
   await browser.close()
 }
 
+class LighthouseRuntimeError extends Error {}
+
 async function measure(baseURL, spec) {
   const chrome = await launchChromium()
   try {
@@ -95,7 +97,7 @@ async function measure(baseURL, spec) {
       const trace = result.artifacts?.Trace ?? result.artifacts?.traces?.defaultPass
       if (trace) writeFileSync(`${name}.trace.json`, JSON.stringify(trace))
     }
-    if (lhr.runtimeError) throw new Error(`${spec.name}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`)
+    if (lhr.runtimeError) throw new LighthouseRuntimeError(`${spec.name}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`)
     const cat = (id) => lhr.categories[id]?.score ?? 0
     const failing = Object.values(lhr.audits)
       .filter((a) => a.score !== null && a.score < 1 && a.scoreDisplayMode === 'binary')
@@ -118,6 +120,20 @@ async function measure(baseURL, spec) {
   }
 }
 
+/**
+ * One run; a run Lighthouse itself could not record (its runtime errors, such as NO_NAVSTART, end in
+ * "Please run Lighthouse again") is run again, once: that is a failed recording, not a measurement.
+ */
+async function measureOnce(baseURL, spec) {
+  try {
+    return await measure(baseURL, spec)
+  } catch (error) {
+    if (!(error instanceof LighthouseRuntimeError)) throw error
+    console.log(`  ${error.message}: running it again`)
+    return measure(baseURL, spec)
+  }
+}
+
 /** Interactions on the signed-in search page with the CPU slowed 4×, read from Event Timing entries. */
 async function interactions(baseURL) {
   const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs })
@@ -137,13 +153,23 @@ async function interactions(baseURL) {
 
   const results = []
   const stale = []
+  /**
+   * A person's click: the mouse pressed at the control's centre. Not `locator.click()`, whose check that
+   * the click lands on the control runs Playwright's own listeners in the page, inside the measured
+   * interaction (a few milliseconds at 4x that no person's click carries).
+   */
+  const personClick = async (locator) => {
+    await locator.scrollIntoViewIfNeeded()
+    const box = await locator.boundingBox()
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2)
+  }
   /** A real (trusted) click; the control is read in the next animation frame: what the person sees. */
   const clickAndSee = async (label, locator, expected) => {
     await locator.evaluate((el) => {
       window.__seen = undefined
       el.addEventListener('click', () => requestAnimationFrame(() => (window.__seen = el.checked)), { once: true })
     })
-    await locator.click()
+    await personClick(locator)
     await page.waitForFunction(() => window.__seen !== undefined)
     const seen = await page.evaluate(() => window.__seen)
     if (seen !== expected) stale.push(`${label}: showed ${seen ? 'checked' : 'unchecked'} in the next frame`)
@@ -172,7 +198,7 @@ async function interactions(baseURL) {
   }
   const countries = page.getByRole('combobox', { name: 'Countries' })
   await run('typing "Germ" in the country combobox', async () => {
-    await countries.click()
+    await personClick(countries)
     await countries.pressSequentially('Germ', { delay: 120 })
   })
   await run('choosing Germany with the keyboard', async () => {
@@ -188,6 +214,9 @@ async function interactions(baseURL) {
   return { interactions: [...byLabel.values()], stale }
 }
 
+/** One line per measurement for `npm test`'s summary (test-results/lighthouse.txt): the end of a CI log is all it shows. */
+const digest = []
+
 const median = (runs) => [...runs].sort((a, b) => a.performance - b.performance)[Math.floor(runs.length / 2)]
 const ms = (v) => `${Math.round(v)} ms`.padStart(8)
 const pct = (v) => String(Math.round(v * 100)).padStart(3)
@@ -195,15 +224,17 @@ const pct = (v) => String(Math.round(v * 100)).padStart(3)
 /** One measurement of every page and of the interactions, printed; what missed its target. */
 async function gate(baseURL) {
   const problems = []
+  const pages = []
   console.log(`Lighthouse ${RUNS} run(s) per page, mobile preset (simulated slow 4G, 4x CPU), median run by performance`)
   console.log(`${'page'.padEnd(22)} perf a11y  bp seo      FCP      LCP      TBT   CLS       SI  (runs' perf)`)
   for (const spec of RUNS > 0 ? PAGES : []) {
     const runs = []
-    for (let i = 0; i < RUNS; i++) runs.push(await measure(baseURL, spec))
+    for (let i = 0; i < RUNS; i++) runs.push(await measureOnce(baseURL, spec))
     const m = median(runs)
     console.log(
       `${spec.name.padEnd(22)} ${pct(m.performance)}  ${pct(m.accessibility)} ${pct(m['best-practices'])} ${pct(m.seo)} ${ms(m.fcp)} ${ms(m.lcp)} ${ms(m.tbt)} ${m.cls.toFixed(3)} ${ms(m.si)}  (${runs.map((r) => pct(r.performance).trim()).join('/')})`,
     )
+    pages.push(`${spec.path} ${pct(m.performance).trim()} TBT ${Math.round(m.tbt)} (${runs.map((r) => pct(r.performance).trim()).join('/')})`)
     if (!new URL(m.finalUrl).pathname.startsWith(spec.path)) problems.push(`${spec.name}: ended on ${m.finalUrl}`)
     for (const k of ['performance', 'accessibility', 'best-practices']) if (m[k] < TARGET[k]) problems.push(`${spec.name}: ${k} ${pct(m[k]).trim()} < ${pct(TARGET[k]).trim()}`)
     if (m.tbt > TARGET.tbt) problems.push(`${spec.name}: TBT ${Math.round(m.tbt)} ms > ${TARGET.tbt} ms`)
@@ -218,6 +249,10 @@ async function gate(baseURL) {
     console.log(`${ok ? 'ok  ' : 'SLOW'} ${r.label.padEnd(40)} ${r.worst ? ms(r.worst) : '  < 16 ms'}  (${r.runs} run${r.runs === 1 ? '' : 's'})`)
     if (!ok) problems.push(`${r.label}: ${Math.round(r.worst)} ms > ${TARGET.interaction} ms`)
   }
+  const worst = (prefix) => Math.max(0, ...list.filter((r) => r.label.startsWith(prefix)).map((r) => r.worst))
+  digest.push(
+    `lighthouse: ${pages.join(', ')}; interactions ms: radio ${worst('format radio')}, checkbox ${worst('checkbox')}, typing ${worst('typing')}, Enter ${worst('choosing')}${stale.length ? `; ${stale.length} stale` : ''}`,
+  )
   if (stale.length) problems.push(...stale)
   else console.log('ok   every clicked control showed its new state in the next frame')
   return problems
@@ -237,6 +272,8 @@ try {
 } finally {
   stop()
 }
+mkdirSync('test-results', { recursive: true })
+writeFileSync('test-results/lighthouse.txt', `${digest.join('\n')}\n`)
 if (problems.length) {
   console.error(`\n${problems.length} below target:\n  ${problems.join('\n  ')}`)
   process.exit(1)

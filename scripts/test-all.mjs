@@ -75,7 +75,12 @@ run('e2e', npx, ['playwright', 'test', '--reporter=list,json'], {
 })
 
 console.log('\nSummary')
-for (const r of results) console.log(`  ${r.failed ? 'FAIL' : 'ok  '} ${r.name}: ${r.passed} passed, ${r.failed} failed (${r.seconds} s)`)
+for (const r of results) {
+  console.log(`  ${r.failed ? 'FAIL' : 'ok  '} ${r.name}: ${r.passed} passed, ${r.failed} failed (${r.seconds} s)`)
+  // a step's figures in a line or two (the end of a CI log is all that is read of it)
+  const digest = `test-results/${r.name}.txt`
+  if (existsSync(digest)) for (const line of readFileSync(digest, 'utf8').trim().split('\n')) console.log(`       ${line}`)
+}
 const passed = results.reduce((a, r) => a + r.passed, 0)
 const failed = results.reduce((a, r) => a + r.failed, 0)
 console.log(`${passed} passed, ${failed} failed`)

@@ -56,13 +56,23 @@ export const routes: RouteObject[] = [
  * Loads the code of every lazy route matching `pathname` and puts it on the route, so the router
  * renders the page in its first render: no HydrateFallback in between, and the markup the service
  * prerendered (src/app/prerender.tsx) can be hydrated as it is (React Router's "lazy routes with SSR").
+ * `preloaded`: the page's files are already being fetched (the service named them, src/main.tsx), so
+ * the routes are evaluated one after the other from the outermost, each in tasks of its own (the
+ * layout's modules and the page's evaluated as one graph made one long task on a slow phone); else
+ * they are all asked for at once, so that none waits for another's download.
  */
-export async function resolveLazyRoutes(pathname: string): Promise<void> {
+export async function resolveLazyRoutes(pathname: string, { preloaded = false }: { preloaded?: boolean } = {}): Promise<void> {
   const lazy = (matchRoutes(routes, pathname) ?? []).map((m) => m.route).filter((r) => typeof r.lazy === 'function')
-  await Promise.all(
-    lazy.map(async (route) => {
-      const mod = await (route.lazy as () => Promise<Partial<RouteObject>>)()
-      Object.assign(route, { ...mod, lazy: undefined })
-    }),
-  )
+  const resolve = async (route: RouteObject) => {
+    const mod = await (route.lazy as () => Promise<Partial<RouteObject>>)()
+    Object.assign(route, { ...mod, lazy: undefined })
+  }
+  if (!preloaded) {
+    await Promise.all(lazy.map(resolve))
+    return
+  }
+  for (const route of lazy) {
+    await resolve(route)
+    await new Promise((next) => setTimeout(next, 0))
+  }
 }

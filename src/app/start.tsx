@@ -21,7 +21,7 @@ function Committed({ onCommitted }: { onCommitted: () => void }) {
  */
 export async function start(container: HTMLElement, onInteractive: () => void = () => {}): Promise<void> {
   await yieldToBrowser()
-  await Promise.all([initI18n(), resolveLazyRoutes(window.location.pathname)])
+  await Promise.all([initI18n(), resolveLazyRoutes(window.location.pathname, { preloaded: Boolean(container.dataset.preload) })])
   await yieldToBrowser()
   const router = createBrowserRouter(routes)
   await yieldToBrowser()

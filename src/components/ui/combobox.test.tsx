@@ -208,3 +208,34 @@ describe('MultiCombobox', () => {
     expect(screen.queryByRole('option')).not.toBeInTheDocument()
   })
 })
+
+describe('a long list', () => {
+  const MANY = Array.from({ length: 120 }, (_, i) => ({ id: String(i), name: `Place ${String(i).padStart(3, '0')}` }))
+  function Long() {
+    const [query, setQuery] = useState('')
+    return (
+      <MultiCombobox<Fruit>
+        label="Place"
+        toggleLabel="Show places"
+        options={MANY.filter((p) => p.name.toLowerCase().includes(query.toLowerCase()))}
+        value={[]}
+        onChange={() => {}}
+        getKey={(p) => p.id}
+        getLabel={(p) => p.name}
+        query={query}
+        onQueryChange={setQuery}
+      />
+    )
+  }
+
+  it('draws every option once open (the first rows first), and End reaches the last', async () => {
+    const user = userEvent.setup()
+    render(<Long />)
+    await user.click(screen.getByRole('combobox', { name: 'Place' }))
+    expect(await screen.findAllByRole('option')).toHaveLength(120)
+    await user.keyboard('{End}')
+    expect(screen.getByRole('combobox', { name: 'Place' })).toHaveAttribute('aria-activedescendant', screen.getByRole('option', { name: 'Place 119' }).id)
+    await user.type(screen.getByRole('combobox', { name: 'Place' }), '11')
+    expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual(['Place 011', ...Array.from({ length: 10 }, (_, i) => `Place 11${i}`)])
+  })
+})

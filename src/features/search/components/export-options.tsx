@@ -1,4 +1,4 @@
-import { memo, useId, useState } from 'react'
+import { memo, startTransition, useId, useOptimistic, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { TextField } from '@/components/ui/field'
 import type { ExportFormat } from '../filters'
@@ -10,6 +10,9 @@ const MAX_CAP = 2_147_483_647
 export const ExportOptions = memo(function ExportOptions({ cap, format, onChange }: { cap: number | null; format: ExportFormat; onChange: SetFilters }) {
   const { t } = useTranslation('search')
   const formatName = useId()
+  // the chosen format is shown at once; the search it changes renders as a transition (the radios are
+  // one group: both follow this one state, or the browser's unchecking of the other would be undone)
+  const [shownFormat, showFormat] = useOptimistic(format)
   // the text being typed, and the address bar's cap it was last synced with (back/forward resets it)
   const [draft, setDraft] = useState({ text: cap === null ? '' : String(cap), cap })
   let text = draft.text
@@ -49,8 +52,13 @@ export const ExportOptions = memo(function ExportOptions({ cap, format, onChange
                 name={formatName}
                 value={kind}
                 className="size-4 accent-brand-600"
-                checked={format === kind}
-                onChange={() => onChange((f) => ({ ...f, format: kind }))}
+                checked={shownFormat === kind}
+                onChange={() =>
+                  startTransition(() => {
+                    showFormat(kind)
+                    onChange((f) => ({ ...f, format: kind }))
+                  })
+                }
               />
               <bdi>{t(kind)}</bdi>
             </label>
