@@ -251,7 +251,7 @@ async function gate(baseURL) {
   }
   const worst = (prefix) => Math.max(0, ...list.filter((r) => r.label.startsWith(prefix)).map((r) => r.worst))
   digest.push(
-    `lighthouse: ${pages.join(', ')}; interactions ms: radio ${worst('format radio')}, checkbox ${worst('checkbox')}, typing ${worst('typing')}, Enter ${worst('choosing')}${stale.length ? `; ${stale.length} stale` : ''}`,
+    `lighthouse: ${pages.join(', ')}; interactions ms: radio ${worst('format radio') || '<16'}, checkbox ${worst('checkbox') || '<16'}, typing ${worst('typing') || '<16'}, Enter ${worst('choosing') || '<16'}${stale.length ? `; ${stale.length} stale` : ''}`,
   )
   if (stale.length) problems.push(...stale)
   else console.log('ok   every clicked control showed its new state in the next frame')

@@ -37,8 +37,8 @@ const types = useCombobox.stateChangeTypes
  * changes around it (after a toggle the query is cleared and the toggled option stays active in the
  * full list). `none`: the list is closed or the pointer left it.
  */
-/** Rows drawn in the render that opens the list (about two screens of the popup); the rest follow. */
-const FIRST_ROWS = 20
+/** Rows drawn in the render that opens the list (more than its popup shows at once); the rest follow. */
+const FIRST_ROWS = 10
 
 type Active = { kind: 'auto' } | { kind: 'none' } | { kind: 'key'; key: string }
 

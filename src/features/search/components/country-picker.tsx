@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
-import { memo, useMemo, useState } from 'react'
+import { memo, useDeferredValue, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Highlight, MultiCombobox } from '@/components/ui/combobox'
 import { compareNames, countryName } from '@/lib/format'
@@ -17,7 +17,10 @@ export const CountryPicker = memo(function CountryPicker({ value, onChange }: { 
   const { t, i18n } = useTranslation('search')
   const lng = i18n.language
   const [query, setQuery] = useState('')
-  const { data, isPending, isError } = useQuery(countriesOptions())
+  const { data: answer, isPending, isError } = useQuery(countriesOptions())
+  // the list arrives in a render of its own, apart from the one every query's answer is rendered in
+  // (synchronous, not interruptible): naming and sorting 250 countries is the heaviest part of it
+  const data = useDeferredValue(answer)
 
   // names and order come from Intl, whose first use on a page is not free: only once there are countries
   const all = useMemo<CountryOption[]>(() => {
@@ -52,7 +55,7 @@ export const CountryPicker = memo(function CountryPicker({ value, onChange }: { 
       renderOption={(c, q2) => <Highlight text={c.label} query={q2} />}
       query={query}
       onQueryChange={setQuery}
-      loading={isPending}
+      loading={isPending || data !== answer}
       loadingLabel={t('loading')}
       emptyText={isError ? t('loadError') : t('noMatch')}
     />
