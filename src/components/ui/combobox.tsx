@@ -125,8 +125,8 @@ export function MultiCombobox<T>({
     })
 
   // Opening draws the first rows at once and the rest in a render of their own, which a keystroke may
-  // interrupt: 250 countries drawn in one go held the click that opened the list ≈ 50 ms at a slow
-  // phone's speed. The active option is always among the rows drawn.
+  // interrupt: a long list (a service's 250 countries, a page of categories) drawn in one go would hold
+  // the click that opened it. The active option is always among the rows drawn.
   const listed = useDeferredValue(isOpen ? options.length : 0)
   const drawn = Math.max(listed, FIRST_ROWS, highlightedIndex + 1)
 

@@ -19,7 +19,7 @@ export const CountryPicker = memo(function CountryPicker({ value, onChange }: { 
   const [query, setQuery] = useState('')
   const { data: answer, isPending, isError } = useQuery(countriesOptions())
   // the list arrives in a render of its own, apart from the one every query's answer is rendered in
-  // (synchronous, not interruptible): naming and sorting 250 countries is the heaviest part of it
+  // (synchronous, not interruptible): naming and sorting the countries (250 on a full service) is its heaviest part
   const data = useDeferredValue(answer)
 
   // names and order come from Intl, whose first use on a page is not free: only once there are countries
