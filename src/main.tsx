@@ -24,18 +24,13 @@ await new Promise<void>((painted) => {
   if (document.visibilityState === 'hidden') return painted()
   requestAnimationFrame(() => setTimeout(painted, 0))
 })
-// The files of the app's start and of this page are fetched at once, each named by a module preload
-// inserted in a task of its own (the browser takes a few milliseconds to take in each, more on a slow
-// phone: thirteen at once made one long task). When the service named the start's files
-// (`data-start`), the framework is evaluated first, on its own, and the app's modules in a later task:
-// evaluated as one module graph they made the longest task of a page's start (≈ 20 ms, four times that
-// on a slow phone). Without the names, the app is asked for at once, as one graph, so nothing waits.
-const named = (list: string | undefined) => (list?.split(' ') ?? []).filter((href) => href.startsWith('/'))
-const startFiles = named(container.dataset.start)
-const framework = startFiles.length ? import('react-dom/client') : null
-const app = framework ? null : import('./app/start')
+// The app first (its own files are the first it needs), then this page's files one at a time, in tasks
+// of their own: the browser takes a few milliseconds to take in each module preload (more on a slow
+// phone), and thirteen inserted at once made one long task.
+const app = import('./app/start')
 const yieldToBrowser = () => new Promise((resolve) => setTimeout(resolve, 0))
-for (const href of [...startFiles, ...named(container.dataset.preload)]) {
+for (const href of container.dataset.preload?.split(' ') ?? []) {
+  if (!href.startsWith('/')) continue
   const link = document.createElement('link')
   link.rel = 'modulepreload'
   link.crossOrigin = ''
@@ -43,11 +38,7 @@ for (const href of [...startFiles, ...named(container.dataset.preload)]) {
   document.head.append(link)
   await yieldToBrowser()
 }
-if (framework) {
-  await framework
-  await yieldToBrowser()
-}
-const { start } = await (app ?? import('./app/start'))
+const { start } = await app
 await start(container, () => {
   releaseClicks()
   // the page is the app's now (its tests wait for this before ticking a painted checkbox)

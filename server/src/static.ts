@@ -110,30 +110,22 @@ async function loadDashboard(distDir: string): Promise<Dashboard | null> {
   return { pages: new Map(), html, manifest, prerendered }
 }
 
-/** Every manifest key `k` imports, itself included, in import order (depth first). */
-function graph(manifest: Record<string, ManifestChunk>, k: string, into = new Set<string>()): Set<string> {
-  if (into.has(k) || !manifest[k]) return into
-  into.add(k)
-  for (const i of manifest[k].imports ?? []) graph(manifest, i, into)
-  return into
-}
-
-const entryKey = (manifest: Record<string, ManifestChunk>) => Object.keys(manifest).find((k) => manifest[k]!.isEntry)
-
-/** Files (under /assets) the app's start (src/app/start.tsx) needs beyond the entry's own. */
-function startFiles(manifest: Record<string, ManifestChunk>): string[] {
-  const entry = entryKey(manifest)
-  const have = entry ? graph(manifest, entry) : new Set<string>()
-  return [...graph(manifest, 'src/app/start.tsx')].filter((k) => !have.has(k)).map((k) => `/${manifest[k]!.file}`)
-}
-
 /** Files (under /assets) the route needs beyond what the entry and the app already fetch. */
 function routeFiles(manifest: Record<string, ManifestChunk>, modules: readonly string[]): string[] {
-  const entry = entryKey(manifest)
+  const entry = Object.keys(manifest).find((k) => manifest[k]!.isEntry)
+  const have = new Set<string>()
+  const walk = (k: string, into: Set<string>) => {
+    if (into.has(k) || !manifest[k]) return
+    into.add(k)
+    for (const i of manifest[k].imports ?? []) walk(i, into)
+  }
   // the entry and the app it starts (src/main.tsx → src/app/start.tsx) fetch their own imports
-  const have = graph(manifest, 'src/app/start.tsx', entry ? graph(manifest, entry) : new Set<string>())
+  if (entry) walk(entry, have)
+  walk('src/app/start.tsx', have)
   const want = new Set<string>()
-  for (const m of modules) graph(manifest, m.startsWith('en:') ? `locales/en/${m.slice(3)}.json` : `src/app/routes/${m}.tsx`, want)
+  for (const m of modules) {
+    walk(m.startsWith('en:') ? `locales/en/${m.slice(3)}.json` : `src/app/routes/${m}.tsx`, want)
+  }
   return [...want].filter((k) => !have.has(k)).map((k) => `/${manifest[k]!.file}`)
 }
 
@@ -141,8 +133,8 @@ function routeFiles(manifest: Record<string, ManifestChunk>, modules: readonly s
 const ROOT = /<div id="root">(<!--app-->[\s\S]*?<!--\/app-->)<\/div>/
 
 /**
- * index.html for an address: its root names the app's start files (`data-start`) and the page's
- * (`data-preload`) for the entry to fetch beside its own (src/main.tsx) and, when the build prerendered the page for this browser's variant,
+ * index.html for an address: its root names the page's files for the entry to fetch beside its own
+ * (`data-preload`, src/main.tsx) and, when the build prerendered the page for this browser's variant,
  * holds that markup instead of the brand mark (`data-prerendered`).
  */
 function pageFor(d: Dashboard, pathname: string, encoding: 'br' | 'gzip' | null, variant: PrerenderVariant | null): Buffer {
@@ -153,9 +145,8 @@ function pageFor(d: Dashboard, pathname: string, encoding: 'br' | 'gzip' | null,
   let page = d.pages.get(id)
   if (!page) {
     const files = route && d.manifest ? routeFiles(d.manifest, route[1]) : []
-    const start = route && d.manifest ? startFiles(d.manifest) : []
     const text = d.html.replace(ROOT, (_all, placeholder: string) => {
-      const attributes = `${start.length ? ` data-start="${start.join(' ')}"` : ''}${files.length ? ` data-preload="${files.join(' ')}"` : ''}${markup ? ` data-prerendered="${variant}"` : ''}`
+      const attributes = `${files.length ? ` data-preload="${files.join(' ')}"` : ''}${markup ? ` data-prerendered="${variant}"` : ''}`
       return `<div id="root"${attributes}>${markup ?? placeholder}</div>`
     })
     const html = Buffer.from(text)
