@@ -31,15 +31,15 @@ export interface MultiComboboxProps<T> {
 
 const types = useCombobox.stateChangeTypes
 
+/** Rows drawn in the render that opens the list (more than its popup shows at once); the rest follow. */
+const FIRST_ROWS = 10
+
 /**
  * Which option is active (aria-activedescendant). `auto` is the first option: as the list opens or
  * the query narrows it, Enter takes the best match. A key stays on its option while the list
  * changes around it (after a toggle the query is cleared and the toggled option stays active in the
  * full list). `none`: the list is closed or the pointer left it.
  */
-/** Rows drawn in the render that opens the list (more than its popup shows at once); the rest follow. */
-const FIRST_ROWS = 10
-
 type Active = { kind: 'auto' } | { kind: 'none' } | { kind: 'key'; key: string }
 
 /**
