@@ -124,7 +124,7 @@ async function measure(baseURL, spec) {
  * One run; a run Lighthouse itself could not record (its runtime errors, such as NO_NAVSTART, end in
  * "Please run Lighthouse again") is run again, once: that is a failed recording, not a measurement.
  */
-async function measureOnce(baseURL, spec) {
+async function recordedRun(baseURL, spec) {
   try {
     return await measure(baseURL, spec)
   } catch (error) {
@@ -229,7 +229,7 @@ async function gate(baseURL) {
   console.log(`${'page'.padEnd(22)} perf a11y  bp seo      FCP      LCP      TBT   CLS       SI  (runs' perf)`)
   for (const spec of RUNS > 0 ? PAGES : []) {
     const runs = []
-    for (let i = 0; i < RUNS; i++) runs.push(await measureOnce(baseURL, spec))
+    for (let i = 0; i < RUNS; i++) runs.push(await recordedRun(baseURL, spec))
     const m = median(runs)
     console.log(
       `${spec.name.padEnd(22)} ${pct(m.performance)}  ${pct(m.accessibility)} ${pct(m['best-practices'])} ${pct(m.seo)} ${ms(m.fcp)} ${ms(m.lcp)} ${ms(m.tbt)} ${m.cls.toFixed(3)} ${ms(m.si)}  (${runs.map((r) => pct(r.performance).trim()).join('/')})`,

@@ -52,6 +52,9 @@ export const routes: RouteObject[] = [
   },
 ]
 
+/** Gives the main thread back between steps of the start, so none of them is one long task on a slow phone. */
+export const yieldToBrowser = () => new Promise<void>((resolve) => setTimeout(resolve, 0))
+
 /**
  * Loads the code of every lazy route matching `pathname` and puts it on the route, so the router
  * renders the page in its first render: no HydrateFallback in between, and the markup the service
@@ -73,6 +76,6 @@ export async function resolveLazyRoutes(pathname: string, { preloaded = false }:
   }
   for (const route of lazy) {
     await resolve(route)
-    await new Promise((next) => setTimeout(next, 0))
+    await yieldToBrowser()
   }
 }

@@ -4,10 +4,7 @@ import { createBrowserRouter } from 'react-router'
 import { i18n, initI18n } from '@/lib/i18n'
 import { isSignedIn } from '@/lib/session'
 import { App } from './app'
-import { resolveLazyRoutes, routes } from './router'
-
-/** Gives the main thread back between steps of the start, so none of them is one long task on a slow phone. */
-const yieldToBrowser = () => new Promise<void>((resolve) => setTimeout(resolve, 0))
+import { resolveLazyRoutes, routes, yieldToBrowser } from './router'
 
 /** Calls `onCommitted` once the first render is on screen, its effects run (the page is interactive). */
 function Committed({ onCommitted }: { onCommitted: () => void }) {

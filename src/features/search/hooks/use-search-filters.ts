@@ -100,6 +100,9 @@ function afterNextPaint(run: () => void): () => void {
  * it does not concern are not rendered again. The control shows the change in the very next frame;
  * the address follows right after that frame (a navigation, with its history entry and the router's
  * work, is not what the person waits to see), and changes made within one frame make one entry.
+ * A control that shows its own choice at once (an optimistic state: the search builder's flags, the
+ * format radios) calls `setFilters` inside `startTransition`: the page then follows in slices instead
+ * of in the click's own frame.
  */
 export function useSearchFilters() {
   const [params] = useSearchParams()
