@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import AxeBuilder from '@axe-core/playwright'
-import { expect, type APIRequestContext, type Page } from '@playwright/test'
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
 
 /** Shared helpers of the end-to-end tests (real service, test clock on; see playwright.config.ts). */
 
@@ -10,9 +10,8 @@ export interface Account {
   password: string
 }
 
-const port = Number(process.env.E2E_PORT ?? 8123)
-/** The service's DATA_DIR, as playwright.config.ts sets it. */
-export const dataDir = process.env.E2E_DATA_DIR ?? `.data/e2e-${port}`
+/** The DATA_DIR of the service the running test's lane talks to (playwright.config.ts). */
+const dataDir = () => test.info().project.metadata.dataDir as string
 
 export const uniqueEmail = (prefix = 'e2e') => `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`
 
@@ -102,7 +101,7 @@ export async function chooseLanguage(page: Page, label: string | RegExp, ownName
 }
 
 export function newestOutboxMail(to?: string): { file: string; text: string } {
-  const dir = path.join(dataDir, 'outbox')
+  const dir = path.join(dataDir(), 'outbox')
   const files = readdirSync(dir)
     .filter((f) => f.endsWith('.eml') && (!to || f.includes(to.replace(/[^a-zA-Z0-9@._+-]/g, '_'))))
     .map((f) => path.join(dir, f))

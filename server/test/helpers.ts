@@ -1,7 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises'
+import { cp, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { randomBytes } from 'node:crypto'
+import { inject } from 'vitest'
 import { loadConfig, type Config } from '../src/config.ts'
 import { startService, type RunningService } from '../src/service.ts'
 
@@ -34,6 +35,10 @@ export async function startTestService(overrides: Partial<Config> = {}, options:
       await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
       await c.end()
     }
+  } else {
+    // a copy of an empty cluster made once for the run (global-setup.ts): the service migrates and seeds it
+    const cluster = inject('pgliteCluster')
+    if (cluster) await cp(cluster, path.join(dataDir, 'pg'), { recursive: true })
   }
   const config: Config = {
     ...loadConfig({
