@@ -2,7 +2,7 @@ import { http, HttpResponse, delay } from 'msw'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { server } from '@/testing/msw-server'
-import { api, ApiError, CLIENT_CODES, fullJitter, MAX_ATTEMPTS, parseRetryAfter } from './api-client'
+import { api, ApiError, CLIENT_CODES, fullJitter, lazySchema, MAX_ATTEMPTS, parseRetryAfter } from './api-client'
 import { isSignedIn, onSessionEnd, REFRESH_STORAGE_KEY, resetSessionForTests, setTokensForTests } from './session'
 
 const thingSchema = z.object({ ok: z.literal(true) })
@@ -224,6 +224,30 @@ describe('requests', () => {
     const err = (await api('/api/thing', { schema: thingSchema, auth: false }).catch((e: unknown) => e)) as ApiError
     expect(err).toBeInstanceOf(ApiError)
     expect(err.code).toBe(CLIENT_CODES.invalidResponse)
+  })
+
+  it('builds a lazy schema once, when the first answer is read rather than when the request starts', async () => {
+    let answer: () => void = () => {}
+    const answered = new Promise<void>((resolve) => (answer = resolve))
+    server.use(
+      http.get('/api/thing/', async () => {
+        await answered
+        return HttpResponse.json({ ok: true })
+      }),
+    )
+    const build = vi.fn(() => thingSchema)
+    const schema = lazySchema(build)
+    const first = api('/api/thing', { schema, auth: false })
+    await delay(20)
+    expect(build).not.toHaveBeenCalled() // the request is under way, its answer not read yet
+    answer()
+    await expect(first).resolves.toEqual({ ok: true })
+    await expect(api('/api/thing', { schema, auth: false })).resolves.toEqual({ ok: true })
+    expect(build).toHaveBeenCalledTimes(1)
+    // and it still validates: a wrong shape is refused
+    vi.spyOn(console, 'error').mockImplementation(() => {})
+    server.use(http.get('/api/thing/', () => HttpResponse.json({ ok: 'yes' })))
+    await expect(api('/api/thing', { schema, auth: false })).rejects.toMatchObject({ code: CLIENT_CODES.invalidResponse })
   })
 
   it('answers undefined for 204', async () => {

@@ -28,8 +28,11 @@ export interface ApiOptions<T> {
   method?: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE'
   query?: Record<string, QueryValue>
   body?: unknown
-  /** Any zod v4 schema (full `zod` or `zod/mini`); its output type is what `api()` resolves to. */
-  schema?: ResponseSchema<T>
+  /**
+   * Any zod v4 schema (full `zod` or `zod/mini`), or a function that builds it (lazySchema): then it
+   * is built when the answer arrives, not when the request starts; its output type is what `api()` resolves to.
+   */
+  schema?: ResponseSchema<T> | (() => ResponseSchema<T>)
   signal?: AbortSignal
   /** false for the public endpoints (/api/auth/*, /api/plans): no Authorization header, no refresh. */
   auth?: boolean
@@ -205,7 +208,7 @@ export async function api<T = unknown>(path: string, options: ApiOptions<T> = {}
     if (res.status === 204) return undefined as T
     const data = await readBody(res)
     if (!schema) return data as T
-    const parsed = await schema['~standard'].validate(data)
+    const parsed = await (typeof schema === 'function' ? schema() : schema)['~standard'].validate(data)
     if (parsed.issues) {
       console.error(`Unexpected response from ${method} ${path}`, parsed.issues)
       throw new ApiError(res.status, { detail: 'The service answered in an unexpected shape.', code: CLIENT_CODES.invalidResponse }, { requestId })
@@ -222,4 +225,16 @@ async function readBody(res: Response): Promise<unknown> {
   } catch {
     return { detail: text.slice(0, 200) }
   }
+}
+
+/**
+ * A schema built on its first use rather than when its module is evaluated: the modules of the
+ * first page are evaluated while a slow phone starts it, and a schema waits for a response anyway
+ * (zod builds every check of a schema when it is created, and its code is compiled on first use).
+ * Hand `api()` the function itself, not its result: the schema is then built when the answer is
+ * read, not in the render that starts the request.
+ */
+export function lazySchema<T>(build: () => T): () => T {
+  let schema: T | undefined
+  return () => (schema ??= build())
 }

@@ -69,12 +69,37 @@ function publish() {
   }
 }
 
-// (not while prerendering in Node, whose BroadcastChannel would keep the build running)
-const channel: BroadcastChannel | null =
-  typeof BroadcastChannel === 'function' && typeof window !== 'undefined' ? new BroadcastChannel(CHANNEL_NAME) : null
+/**
+ * The channel to the dashboard's other tabs, joined in a task of its own after this module has run
+ * (or by the first message this tab sends): joining it and listening for storage events are round
+ * trips to the browser that a slow phone's start-up need not wait for. Not while prerendering in
+ * Node, whose BroadcastChannel would keep the build running.
+ */
+let channel: BroadcastChannel | null = null
+let joined = false
+function joinTabs(): BroadcastChannel | null {
+  if (joined || typeof window === 'undefined') return channel
+  joined = true
+  if (typeof BroadcastChannel === 'function') {
+    channel = new BroadcastChannel(CHANNEL_NAME)
+    channel.addEventListener('message', (event: MessageEvent<Message>) => {
+      const msg = event.data
+      if (msg?.type === 'access') receiveAccess(msg.access)
+      else if (msg?.type === 'signed-out') endSession(msg.reason, { broadcast: false })
+    })
+  }
+  // Fallback for browsers without BroadcastChannel, and a second signal where both exist.
+  window.addEventListener('storage', (event) => {
+    if (event.key !== REFRESH_KEY && event.key !== null) return
+    if (readRefresh() === null) endSession('signed-out', { broadcast: false })
+    else publish()
+  })
+  return channel
+}
+if (typeof window !== 'undefined') setTimeout(joinTabs, 0)
 
 function post(message: Message) {
-  channel?.postMessage(message)
+  joinTabs()?.postMessage(message)
 }
 
 function receiveAccess(token: string) {
@@ -85,20 +110,6 @@ function receiveAccess(token: string) {
   publish()
 }
 
-channel?.addEventListener('message', (event: MessageEvent<Message>) => {
-  const msg = event.data
-  if (msg?.type === 'access') receiveAccess(msg.access)
-  else if (msg?.type === 'signed-out') endSession(msg.reason, { broadcast: false })
-})
-
-// Fallback for browsers without BroadcastChannel, and a second signal where both exist.
-if (typeof window !== 'undefined') {
-  window.addEventListener('storage', (event) => {
-    if (event.key !== REFRESH_KEY && event.key !== null) return
-    if (readRefresh() === null) endSession('signed-out', { broadcast: false })
-    else publish()
-  })
-}
 
 function endSession(reason: SessionEndReason, { broadcast }: { broadcast: boolean }) {
   const wasSignedIn = accessToken !== null || readRefresh() !== null || snapshot.signedIn

@@ -22,7 +22,7 @@ function searchService() {
   const queryClient = createTestQueryClient()
   queryClient.setQueryData(
     profileOptions().queryKey,
-    profileSchema.parse({ id: 1, email: 'a@example.com', remaining_credits: 100, purchased_credits_available: 0 }),
+    profileSchema().parse({ id: 1, email: 'a@example.com', remaining_credits: 100, purchased_credits_available: 0 }),
   )
   return queryClient
 }

@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query'
 import { z } from 'zod/mini'
-import { api } from '@/lib/api-client'
+import { api, lazySchema } from '@/lib/api-client'
 
 /*
  * Schemas on the first load use `zod/mini` (same validation, a fraction of the bytes); feature
@@ -15,26 +15,30 @@ const withDefault = <T extends z.ZodMiniType>(schema: T, fallback: z.output<T>) 
  * decisions.md asks: extra fields pass, optional fields may be missing, the decimal price may
  * arrive as a string ("49.00", the declared format) or as a number.
  */
-export const planSchema = z.looseObject({
-  id: z.optional(z.union([z.number(), z.string()])),
-  plan_type: z.string(),
-  monthly_credits: withDefault(z.number(), 0),
-  price_per_month: z.pipe(withDefault(z.union([z.string(), z.number()]), '0'), z.transform(String)),
-  link_expiration_days: withDefault(z.number(), 0),
-  product_id: z.optional(z.string()),
-  price_id: z.optional(z.string()),
-  is_active: withDefault(z.boolean(), true),
-  is_sellable: withDefault(z.boolean(), true),
-  allows_fresh_exports: withDefault(z.boolean(), false),
-  created_at: z.optional(z.string()),
-  updated_at: z.optional(z.string()),
-})
-export type Plan = z.output<typeof planSchema>
+export const planSchema = lazySchema(() =>
+  z.looseObject({
+    id: z.optional(z.union([z.number(), z.string()])),
+    plan_type: z.string(),
+    monthly_credits: withDefault(z.number(), 0),
+    price_per_month: z.pipe(withDefault(z.union([z.string(), z.number()]), '0'), z.transform(String)),
+    link_expiration_days: withDefault(z.number(), 0),
+    product_id: z.optional(z.string()),
+    price_id: z.optional(z.string()),
+    is_active: withDefault(z.boolean(), true),
+    is_sellable: withDefault(z.boolean(), true),
+    allows_fresh_exports: withDefault(z.boolean(), false),
+    created_at: z.optional(z.string()),
+    updated_at: z.optional(z.string()),
+  }),
+)
+export type Plan = z.output<ReturnType<typeof planSchema>>
 
 /** `GET /api/plans` answers a list; a paginated `{results: [...]}` is accepted too. */
-export const plansResponseSchema = z.pipe(
-  z.union([z.array(planSchema), z.looseObject({ results: z.array(planSchema) })]),
-  z.transform((v): Plan[] => (Array.isArray(v) ? v : v.results)),
+export const plansResponseSchema = lazySchema(() =>
+  z.pipe(
+    z.union([z.array(planSchema()), z.looseObject({ results: z.array(planSchema()) })]),
+    z.transform((v): Plan[] => (Array.isArray(v) ? v : v.results)),
+  ),
 )
 
 export const planKeys = {

@@ -33,26 +33,26 @@ const base = {
 
 describe('profileSchema (decisions.md: tolerate)', () => {
   it('reads the billing period from epoch seconds', () => {
-    const p = profileSchema.parse(base)
+    const p = profileSchema().parse(base)
     expect(p.current_period_start).toEqual(new Date(1_793_000_000 * 1000))
     expect(p.current_period_end?.toISOString()).toBe(new Date(1_795_592_000_000).toISOString())
   })
 
   it('reads the billing period from ISO strings and null', () => {
-    const p = profileSchema.parse({ ...base, current_period_start: '2026-11-01T00:00:00Z', current_period_end: null })
+    const p = profileSchema().parse({ ...base, current_period_start: '2026-11-01T00:00:00Z', current_period_end: null })
     expect(p.current_period_start?.toISOString()).toBe('2026-11-01T00:00:00.000Z')
     expect(p.current_period_end).toBeNull()
   })
 
   it('treats a numeric string as epoch seconds and nonsense as no date', () => {
-    const p = profileSchema.parse({ ...base, current_period_start: '1793000000', current_period_end: 'not a date' })
+    const p = profileSchema().parse({ ...base, current_period_start: '1793000000', current_period_end: 'not a date' })
     expect(p.current_period_start).toEqual(new Date(1_793_000_000 * 1000))
     expect(p.current_period_end).toBeNull()
   })
 
   it('keeps extra fields and fills missing optional ones', () => {
     const minimal = { id: '7', email: 'a@example.com', future_field: { x: 1 } }
-    const p = profileSchema.parse(minimal)
+    const p = profileSchema().parse(minimal)
     expect(p.subscription_plan).toBeNull()
     expect(p.remaining_credits).toBe(0)
     expect(p.purchased_credits_available).toBe(0)
@@ -62,24 +62,24 @@ describe('profileSchema (decisions.md: tolerate)', () => {
   })
 
   it('accepts the plan as a bare name (login user typing)', () => {
-    const p = profileSchema.parse({ ...base, subscription_plan: 'starter' })
+    const p = profileSchema().parse({ ...base, subscription_plan: 'starter' })
     expect(p.subscription_plan?.plan_type).toBe('starter')
   })
 
   it('maps an unknown language to English and an upper-case one to its code', () => {
-    expect(profileSchema.parse({ ...base, preferred_language: 'xx' }).preferred_language).toBe('en')
-    expect(profileSchema.parse({ ...base, preferred_language: 'HE' }).preferred_language).toBe('he')
+    expect(profileSchema().parse({ ...base, preferred_language: 'xx' }).preferred_language).toBe('en')
+    expect(profileSchema().parse({ ...base, preferred_language: 'HE' }).preferred_language).toBe('he')
   })
 
   it('rejects a body without the always-present fields', () => {
-    expect(profileSchema.safeParse({ first_name: 'x' }).success).toBe(false)
+    expect(profileSchema().safeParse({ first_name: 'x' }).success).toBe(false)
   })
 })
 
 describe('plansResponseSchema', () => {
   it('accepts a list or a paginated object, numbers or strings for the price', () => {
     const plan = { ...base.subscription_plan, price_per_month: 49 }
-    expect(plansResponseSchema.parse([plan])[0]?.price_per_month).toBe('49')
-    expect(plansResponseSchema.parse({ count: 1, results: [base.subscription_plan] })[0]?.plan_type).toBe('pro')
+    expect(plansResponseSchema().parse([plan])[0]?.price_per_month).toBe('49')
+    expect(plansResponseSchema().parse({ count: 1, results: [base.subscription_plan] })[0]?.plan_type).toBe('pro')
   })
 })

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { z } from 'zod/mini'
-import { api } from '@/lib/api-client'
-import { isLanguage, LANGUAGES, type Language } from '@/config/languages'
+import { api, lazySchema } from '@/lib/api-client'
+import { isLanguage, type Language } from '@/config/languages'
 import { useSession } from '@/lib/session'
 import { planSchema, withDefault, type Plan } from './plans'
 
@@ -18,43 +18,44 @@ export function parsePeriodDate(v: number | string | null | undefined): Date | n
   return Number.isNaN(d.getTime()) ? null : d
 }
 
-export const periodDateSchema = z.pipe(z.optional(z.nullable(z.union([z.number(), z.string()]))), z.transform(parsePeriodDate))
+const periodDateSchema = () => z.pipe(z.optional(z.nullable(z.union([z.number(), z.string()]))), z.transform(parsePeriodDate))
 
 /** A plan name string (the login `user`'s typing) becomes a minimal plan object. */
-const profilePlanSchema = z.pipe(
-  z.optional(z.nullable(z.union([planSchema, z.string()]))),
-  z.transform((v): Plan | null => (typeof v === 'string' ? planSchema.parse({ plan_type: v }) : (v ?? null))),
-)
-
-export const languageSchema = z.enum(LANGUAGES)
+const profilePlanSchema = () =>
+  z.pipe(
+    z.optional(z.nullable(z.union([planSchema(), z.string()]))),
+    z.transform((v): Plan | null => (typeof v === 'string' ? planSchema().parse({ plan_type: v }) : (v ?? null))),
+  )
 
 /** User (interface 2.1), tolerant: extra fields pass, missing optional ones get neutral values. */
-export const profileSchema = z.looseObject({
-  id: z.union([z.number(), z.string()]),
-  email: z.string(),
-  first_name: withDefault(z.string(), ''),
-  last_name: withDefault(z.string(), ''),
-  subscription_plan: profilePlanSchema,
-  total_credits: withDefault(z.number(), 0),
-  remaining_credits: withDefault(z.number(), 0),
-  purchased_credits_available: withDefault(z.number(), 0),
-  purchased_credits_expiring_soon: withDefault(z.number(), 0),
-  current_period_start: periodDateSchema,
-  current_period_end: periodDateSchema,
-  can_download_fresh_exports: withDefault(z.boolean(), false),
-  // extensions (issue 9): absent on a service without them, and then nothing is shown
-  email_confirmed: z.optional(z.boolean()),
-  pending_email: z.optional(z.nullable(z.string())),
-  // an unknown code from a newer service must not break the page: treat it as English
-  preferred_language: z.pipe(
-    z.optional(z.nullable(z.string())),
-    z.transform((v): Language => {
-      const code = v?.toLowerCase()
-      return isLanguage(code) ? code : 'en'
-    }),
-  ),
-})
-export type Profile = z.output<typeof profileSchema>
+export const profileSchema = lazySchema(() =>
+  z.looseObject({
+    id: z.union([z.number(), z.string()]),
+    email: z.string(),
+    first_name: withDefault(z.string(), ''),
+    last_name: withDefault(z.string(), ''),
+    subscription_plan: profilePlanSchema(),
+    total_credits: withDefault(z.number(), 0),
+    remaining_credits: withDefault(z.number(), 0),
+    purchased_credits_available: withDefault(z.number(), 0),
+    purchased_credits_expiring_soon: withDefault(z.number(), 0),
+    current_period_start: periodDateSchema(),
+    current_period_end: periodDateSchema(),
+    can_download_fresh_exports: withDefault(z.boolean(), false),
+    // extensions (issue 9): absent on a service without them, and then nothing is shown
+    email_confirmed: z.optional(z.boolean()),
+    pending_email: z.optional(z.nullable(z.string())),
+    // an unknown code from a newer service must not break the page: treat it as English
+    preferred_language: z.pipe(
+      z.optional(z.nullable(z.string())),
+      z.transform((v): Language => {
+        const code = v?.toLowerCase()
+        return isLanguage(code) ? code : 'en'
+      }),
+    ),
+  }),
+)
+export type Profile = z.output<ReturnType<typeof profileSchema>>
 
 /** What the dashboard may PATCH: never the balance or the period (decisions.md). */
 export interface ProfileUpdate {
@@ -73,8 +74,7 @@ export const profileKeys = {
 
 export const getProfile = (signal?: AbortSignal) => api('/api/user/profile', { schema: profileSchema, signal })
 
-export const updateProfile = (changes: ProfileUpdate) =>
-  api('/api/user/profile', { method: 'PATCH', body: changes, schema: profileSchema })
+export const updateProfile = (changes: ProfileUpdate) => api('/api/user/profile', { method: 'PATCH', body: changes, schema: profileSchema })
 
 export const profileOptions = () =>
   queryOptions({

@@ -40,7 +40,7 @@ const rawProfile = {
   can_download_fresh_exports: true,
   preferred_language: 'en',
 }
-const profile = (patch: Record<string, unknown> = {}) => profileSchema.parse({ ...rawProfile, ...patch })
+const profile = (patch: Record<string, unknown> = {}) => profileSchema().parse({ ...rawProfile, ...patch })
 
 afterEach(async () => {
   if (i18n.language !== 'en') await changeLanguage('en')

@@ -12,7 +12,7 @@ function withBalance(subscription: number, purchased: number) {
   const queryClient = createTestQueryClient()
   queryClient.setQueryData(
     profileOptions().queryKey,
-    profileSchema.parse({
+    profileSchema().parse({
       id: 1,
       email: 'a@example.com',
       subscription_plan: { plan_type: 'Pro', monthly_credits: 1000, price_per_month: '49.00', link_expiration_days: 14 },

@@ -13,7 +13,7 @@ const COLUMNS = ['name', 'email', 'phone', 'website', 'city', 'country', 'rating
 
 function signedIn(id = 7, extra: Record<string, unknown> = {}) {
   const queryClient = createTestQueryClient()
-  queryClient.setQueryData(profileOptions().queryKey, profileSchema.parse({ id, email: 'a@example.com', subscription_plan: null, ...extra }))
+  queryClient.setQueryData(profileOptions().queryKey, profileSchema().parse({ id, email: 'a@example.com', subscription_plan: null, ...extra }))
   return queryClient
 }
 

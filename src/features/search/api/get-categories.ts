@@ -1,21 +1,23 @@
 import { queryOptions } from '@tanstack/react-query'
 import { z } from 'zod/mini'
-import { api } from '@/lib/api-client'
+import { api, lazySchema } from '@/lib/api-client'
 import { searchKeys } from '../search-keys'
 import { idSchema, optionalName } from './schemas'
 
-export const categorySchema = z.looseObject({
-  id: idSchema,
-  slug: optionalName,
-  name: z.string(),
-  name_en: optionalName,
-})
-export type Category = z.infer<typeof categorySchema>
+export const categorySchema = lazySchema(() =>
+  z.looseObject({
+    id: idSchema(),
+    slug: optionalName(),
+    name: z.string(),
+    name_en: optionalName(),
+  }),
+)
+export type Category = z.infer<ReturnType<typeof categorySchema>>
 
 export const CATEGORY_LIMIT = 20
 
 export const getCategories = (q: string, lang: string, signal?: AbortSignal) =>
-  api('/api/categories', { query: { q, limit: CATEGORY_LIMIT, lang }, schema: z.array(categorySchema), signal })
+  api('/api/categories', { query: { q, limit: CATEGORY_LIMIT, lang }, schema: () => z.array(categorySchema()), signal })
 
 /** Type-ahead: the service searches English and localized names and answers in `lang`. */
 export const categoriesOptions = (q: string, lang: string) =>
@@ -26,7 +28,7 @@ export const categoriesOptions = (q: string, lang: string) =>
   })
 
 export const getCategoriesByIds = (ids: string[], lang: string, signal?: AbortSignal) =>
-  api('/api/categories', { query: { ids, lang }, schema: z.array(categorySchema), signal })
+  api('/api/categories', { query: { ids, lang }, schema: () => z.array(categorySchema()), signal })
 
 /** Exactly these categories (ids the service doesn't know are left out of the answer). */
 export const categoriesByIdsOptions = (ids: readonly string[], lang: string) => {

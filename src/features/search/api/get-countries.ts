@@ -1,18 +1,19 @@
 import { queryOptions } from '@tanstack/react-query'
 import { z } from 'zod/mini'
-import { api } from '@/lib/api-client'
+import { api, lazySchema } from '@/lib/api-client'
 import { searchKeys } from '../search-keys'
 
-export const countrySchema = z.looseObject({
-  code: z.pipe(z.string(), z.transform((c) => c.toUpperCase())),
-  name: z.optional(z.string()),
-  language: z.nullish(z.string()),
-  company_count: z.nullish(z.number()),
-})
-export type Country = z.infer<typeof countrySchema>
+export const countrySchema = lazySchema(() =>
+  z.looseObject({
+    code: z.pipe(z.string(), z.transform((c) => c.toUpperCase())),
+    name: z.optional(z.string()),
+    language: z.nullish(z.string()),
+    company_count: z.nullish(z.number()),
+  }),
+)
+export type Country = z.infer<ReturnType<typeof countrySchema>>
 
-export const getCountries = (signal?: AbortSignal) =>
-  api('/api/locations/countries', { schema: z.array(countrySchema), signal })
+export const getCountries = (signal?: AbortSignal) => api('/api/locations/countries', { schema: () => z.array(countrySchema()), signal })
 
 export const countriesOptions = () =>
   queryOptions({

@@ -1,19 +1,21 @@
 import { queryOptions } from '@tanstack/react-query'
 import { z } from 'zod/mini'
-import { api } from '@/lib/api-client'
+import { api, lazySchema } from '@/lib/api-client'
 import { searchKeys } from '../search-keys'
 import { idSchema, optionalName } from './schemas'
 
-export const level1Schema = z.looseObject({
-  id: idSchema,
-  name: z.string(),
-  code: optionalName,
-  country: optionalName,
-})
-export type Level1 = z.infer<typeof level1Schema>
+export const level1Schema = lazySchema(() =>
+  z.looseObject({
+    id: idSchema(),
+    name: z.string(),
+    code: optionalName(),
+    country: optionalName(),
+  }),
+)
+export type Level1 = z.infer<ReturnType<typeof level1Schema>>
 
 export const getLevel1 = (country: string, signal?: AbortSignal) =>
-  api('/api/locations/level1', { query: { country }, schema: z.array(level1Schema), signal })
+  api('/api/locations/level1', { query: { country }, schema: () => z.array(level1Schema()), signal })
 
 export const level1Options = (country: string) =>
   queryOptions({

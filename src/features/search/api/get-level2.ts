@@ -1,20 +1,22 @@
 import { queryOptions } from '@tanstack/react-query'
 import { z } from 'zod/mini'
-import { api } from '@/lib/api-client'
+import { api, lazySchema } from '@/lib/api-client'
 import { searchKeys } from '../search-keys'
 import { idSchema, optionalId, optionalName } from './schemas'
 
-export const level2Schema = z.looseObject({
-  id: idSchema,
-  name: z.string(),
-  code: optionalName,
-  level1_id: optionalId,
-  level1_name: optionalName,
-})
-export type Level2 = z.infer<typeof level2Schema>
+export const level2Schema = lazySchema(() =>
+  z.looseObject({
+    id: idSchema(),
+    name: z.string(),
+    code: optionalName(),
+    level1_id: optionalId(),
+    level1_name: optionalName(),
+  }),
+)
+export type Level2 = z.infer<ReturnType<typeof level2Schema>>
 
 export const getLevel2 = (country: string, states: string[], signal?: AbortSignal) =>
-  api('/api/locations/level2', { query: { country, states }, schema: z.array(level2Schema), signal })
+  api('/api/locations/level2', { query: { country, states }, schema: () => z.array(level2Schema()), signal })
 
 /** Counties of the chosen states (all of the country's when none is chosen). */
 export const level2Options = (country: string, states: string[]) =>

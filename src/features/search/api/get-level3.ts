@@ -1,22 +1,24 @@
 import { queryOptions } from '@tanstack/react-query'
 import { z } from 'zod/mini'
-import { api } from '@/lib/api-client'
+import { api, lazySchema } from '@/lib/api-client'
 import { searchKeys } from '../search-keys'
 import { idSchema, optionalId, optionalName } from './schemas'
 
-export const level3Schema = z.looseObject({
-  id: idSchema,
-  name: z.string(),
-  code: optionalName,
-  level2_id: optionalId,
-  level2_name: optionalName,
-  level1_id: optionalId,
-  level1_name: optionalName,
-})
-export type Level3 = z.infer<typeof level3Schema>
+export const level3Schema = lazySchema(() =>
+  z.looseObject({
+    id: idSchema(),
+    name: z.string(),
+    code: optionalName(),
+    level2_id: optionalId(),
+    level2_name: optionalName(),
+    level1_id: optionalId(),
+    level1_name: optionalName(),
+  }),
+)
+export type Level3 = z.infer<ReturnType<typeof level3Schema>>
 
 export const getLevel3 = (country: string, states: string[], counties: string[], signal?: AbortSignal) =>
-  api('/api/locations/level3', { query: { country, states, counties }, schema: z.array(level3Schema), signal })
+  api('/api/locations/level3', { query: { country, states, counties }, schema: () => z.array(level3Schema()), signal })
 
 /** Cities of the chosen states and counties. */
 export const level3Options = (country: string, states: string[], counties: string[]) =>

@@ -1,26 +1,25 @@
 import { queryOptions } from '@tanstack/react-query'
 import { z } from 'zod/mini'
-import { api } from '@/lib/api-client'
+import { api, lazySchema } from '@/lib/api-client'
 import { searchKeys } from '../search-keys'
 import { idSchema, list, optionalId, optionalName } from './schemas'
 
-export const placeHitSchema = z.looseObject({
-  id: idSchema,
-  name: z.string(),
-  level: z.pipe(
-    z.union([z.number(), z.string()]),
-    z.transform((l) => Number(String(l).replace(/\D/g, '')) || 1),
-  ),
-  country: optionalName,
-  level1_id: optionalId,
-  level1_name: optionalName,
-  level2_id: optionalId,
-  level2_name: optionalName,
-})
-export type PlaceHit = z.infer<typeof placeHitSchema>
+export const placeHitSchema = lazySchema(() =>
+  z.looseObject({
+    id: idSchema(),
+    name: z.string(),
+    level: z.pipe(z.union([z.number(), z.string()]), z.transform((l) => Number(String(l).replace(/\D/g, '')) || 1)),
+    country: optionalName(),
+    level1_id: optionalId(),
+    level1_name: optionalName(),
+    level2_id: optionalId(),
+    level2_name: optionalName(),
+  }),
+)
+export type PlaceHit = z.infer<ReturnType<typeof placeHitSchema>>
 
-const hits = list(placeHitSchema)
-export const placeSearchSchema = z.looseObject({ level1: hits, level2: hits, level3: hits })
+const hits = lazySchema(() => list(placeHitSchema()))
+export const placeSearchSchema = lazySchema(() => z.looseObject({ level1: hits(), level2: hits(), level3: hits() }))
 
 export interface PlaceSearchParams {
   q: string

@@ -6,7 +6,7 @@ import { SampleRows } from './preview-panel'
 
 describe('sample rows', () => {
   it('isolates Latin names and places from right-to-left text around them (<bdi>)', () => {
-    const row = leadRowSchema.parse({ name: 'Café Wolf GmbH', city: 'München', zipcode: '80331', categories: ['Bakery'], phone: '+49 1' })
+    const row = leadRowSchema().parse({ name: 'Café Wolf GmbH', city: 'München', zipcode: '80331', categories: ['Bakery'], phone: '+49 1' })
     renderWithProviders(<SampleRows rows={[row]} />)
     // a card on phones and a table row on wider screens: both isolate them
     for (const el of screen.getAllByText('Café Wolf GmbH')) expect(el.tagName).toBe('BDI')
