@@ -173,6 +173,8 @@ export default defineConfig({
           groups: [
             // the entry's only import: it must not pull the framework into the first paint
             { name: 'preload-helper', test: /vite[\\/]preload-helper/, priority: 30 },
+            // a chunk of its own, so that the app's chunk as a whole waits a task for it (yield-point.ts)
+            { name: 'yield-point', test: /[\\/]src[\\/]app[\\/]yield-point/, priority: 30 },
             {
               name: 'framework',
               test: /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|i18next|react-i18next|use-sync-external-store)[\\/]/,
