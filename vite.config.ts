@@ -196,9 +196,9 @@ export default defineConfig({
     proxy: { '/api': { target: apiTarget, changeOrigin: false } },
   },
   test: {
-    // Vitest's default is one worker per core but one, so a 2-core machine (CI's) runs every file one
-    // after the other; the server's files mostly wait (a database's start, a child process, a
-    // socket), so two workers there take about two thirds of the time (284 → 197 s, measured).
+    // Vitest's default is one worker per core but one (half the cores in watch mode), so a 2-core
+    // machine (CI's) ran every file one after the other; the server's files mostly wait (a database's
+    // start, a child process, a socket): two workers took 197 s where one took 284.
     maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       {

@@ -5,7 +5,7 @@ import { authHeaders, signInViaUi, signUpViaApi, type Account } from './helpers'
 /** Account and credits against the real service, the language switch, and screenshots of F3's pages. */
 
 /**
- * A call as the account with a token from a fresh login, once more on 401: other tests of the run
+ * A call as the account with a token from a fresh login, once more on 401: other tests of the lane
  * share the service clock and may move it past a token's life between login and use.
  */
 async function asAccount(request: APIRequestContext, a: Account, method: 'GET' | 'POST' | 'PATCH', path: string, data?: unknown) {

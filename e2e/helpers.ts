@@ -49,7 +49,7 @@ export async function loginViaApi(request: APIRequestContext, account: Account):
   return (await res.json()) as { access: string; refresh: string }
 }
 
-/** A new login per call: the shared test clock may have expired an older access token. */
+/** A new login per call: the lane's shared test clock may have expired an older access token. */
 export async function authHeaders(request: APIRequestContext, account: Account) {
   return { Authorization: `Bearer ${(await loginViaApi(request, account)).access}` }
 }
@@ -71,7 +71,7 @@ export async function grantCredits(
   return (await res.json()) as { remaining_credits: number; purchased_credits_available: number; plan_type: string | null }
 }
 
-/** Moves the service's clock forward (shared by every test of the run). */
+/** Moves the service's clock forward (shared by every test of the lane, playwright.config.ts). */
 export async function advanceClock(request: APIRequestContext, account: Account, seconds: number) {
   const res = await request.post('/api/_test/clock/', { data: { advance_seconds: seconds }, headers: await authHeaders(request, account) })
   expect(res.ok(), await res.text()).toBe(true)

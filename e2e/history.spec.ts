@@ -20,7 +20,7 @@ async function newAccount(request: APIRequestContext, planType = 'Starter', subs
 
 /**
  * A call with a fresh login; once more on 401, because the service clock is shared by every test of
- * the run and another test may move it past the token's life between login and call.
+ * the lane and another test may move it past the token's life between login and call.
  */
 async function api<T>(request: APIRequestContext, a: Account, method: 'GET' | 'POST', path: string, data?: unknown): Promise<{ status: number; body: T }> {
   let res = await request.fetch(path, { method, data, headers: await authHeaders(request, a) })

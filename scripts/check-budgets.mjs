@@ -8,6 +8,8 @@
 //   first load to end, e.g. the watched-search badge), printed and held to its own budget         ≤ 10 KB gzip
 //   the framework, the app's start-up code and the page's own modules arrive with V8's compile hint
 //   (`//# allFunctionsCalledOnLoad`, vite.config.ts): compiled off the main thread as they stream in
+//   the app's chunk imports the framework's before the yield point's (src/app/yield-point.ts), so
+//   the two are evaluated in separate tasks
 // The first loads run the real service (scripts/perf-service.mjs) and Chromium with an empty cache;
 // each script response is counted at gzip level 9 of its decoded body (the unit of the budgets), and
 // the bytes that actually crossed the network (brotli from the service) are printed beside it.
@@ -111,6 +113,16 @@ for (const [name, list] of Object.entries(loads)) {
   const missing = HINTED[name].filter((re) => !list.some((x) => re.test(x.key) && x.hinted))
   if (missing.length) problems.push(`${name} first load: no compile hint on ${missing.map(String).join(', ')}`)
   else console.log(`ok   ${name} first load: compile hint on ${list.filter((x) => x.hinted).map((x) => x.key).join(', ')}`)
+}
+// the app chunk's imports, in order: the framework's chunk must come before the yield point's
+{
+  const appKey = Object.keys(manifest).find((k) => /^_app-/.test(k))
+  const code = appKey ? readFileSync(`dist/${manifest[appKey].file}`, 'utf8') : ''
+  const imported = [...code.matchAll(/import(?:[^'"`;]*?from)?\s*"\.\/([\w-]+)\.js"/g)].map((m) => m[1])
+  const framework = imported.findIndex((f) => f.startsWith('framework-'))
+  const yieldPoint = imported.findIndex((f) => f.startsWith('yield-point-'))
+  if (framework < 0 || yieldPoint < framework) problems.push(`app chunk: the framework is not imported before the yield point (imports: ${imported.join(', ')})`)
+  else console.log(`ok   app chunk: framework, then the yield point (${imported.join(', ')})`)
 }
 for (const [name, list] of Object.entries(loads)) {
   const foreign = list.filter((x) => /^locales\/(?!en\/)/.test(x.key))

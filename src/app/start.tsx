@@ -1,7 +1,7 @@
 import { startTransition, StrictMode, useEffect } from 'react'
 import { createRoot, hydrateRoot } from 'react-dom/client'
 import { createBrowserRouter } from 'react-router'
-// before the app's own modules: they evaluate in the next task (yield-point.ts)
+// after the framework: the app chunk's modules evaluate in the next task (yield-point.ts)
 import './yield-point'
 import { i18n, initI18n } from '@/lib/i18n'
 import { isSignedIn } from '@/lib/session'

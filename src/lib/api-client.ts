@@ -208,7 +208,7 @@ export async function api<T = unknown>(path: string, options: ApiOptions<T> = {}
     if (res.status === 204) return undefined as T
     const data = await readBody(res)
     if (!schema) return data as T
-    const parsed = await (typeof schema === 'function' ? schema() : schema)['~standard'].validate(data)
+    const parsed = await ('~standard' in schema ? schema : schema())['~standard'].validate(data)
     if (parsed.issues) {
       console.error(`Unexpected response from ${method} ${path}`, parsed.issues)
       throw new ApiError(res.status, { detail: 'The service answered in an unexpected shape.', code: CLIENT_CODES.invalidResponse }, { requestId })

@@ -9,9 +9,6 @@ export type PageHint = 'leads.lang' | 'leads.signed-in'
 export function setPageHint(name: PageHint, value: string | null): void {
   if (typeof document === 'undefined') return
   try {
-    // unchanged (every start of a returning person's page): no write, which is a round trip to the browser
-    const now = document.cookie.split('; ').find((c) => c.startsWith(`${name}=`))
-    if ((now === undefined && value === null) || now === `${name}=${encodeURIComponent(value ?? '')}`) return
     const secure = location.protocol === 'https:' ? '; Secure' : ''
     document.cookie =
       value === null ? `${name}=; Max-Age=0; Path=/; SameSite=Lax` : `${name}=${encodeURIComponent(value)}; Max-Age=31536000; Path=/; SameSite=Lax${secure}`

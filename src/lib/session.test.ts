@@ -91,4 +91,18 @@ describe('tabs share one session', () => {
     await expect(api('/api/thing')).resolves.toEqual({ ok: true })
     expect(refreshCalls).toBe(0)
   })
+
+  it('joins the other tabs a task after it starts, and catches up on a sign-out made there meanwhile', async () => {
+    vi.resetModules()
+    localStorage.setItem(REFRESH_STORAGE_KEY, 'refresh-1')
+    const fresh = await import('./session')
+    expect(fresh.isSignedIn()).toBe(true)
+    const ended = vi.fn()
+    fresh.onSessionEnd(ended)
+    // the other tab signs out before this one listens (a tab gets no storage event of its own writes)
+    localStorage.removeItem(REFRESH_STORAGE_KEY)
+    await until(() => ended.mock.calls.length === 1)
+    expect(ended).toHaveBeenCalledWith('signed-out')
+    expect(fresh.isSignedIn()).toBe(false)
+  })
 })

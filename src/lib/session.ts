@@ -57,7 +57,6 @@ export interface SessionSnapshot {
 }
 let snapshot: SessionSnapshot = { signedIn: readRefresh() !== null, endReason: null }
 let endReason: SessionEndReason | null = null
-setPageHint('leads.signed-in', snapshot.signedIn ? '1' : null)
 
 function publish() {
   const signedIn = readRefresh() !== null
@@ -71,9 +70,10 @@ function publish() {
 
 /**
  * The channel to the dashboard's other tabs, joined in a task of its own after this module has run
- * (or by the first message this tab sends): joining it and listening for storage events are round
- * trips to the browser that a slow phone's start-up need not wait for. Not while prerendering in
- * Node, whose BroadcastChannel would keep the build running.
+ * (or by the first message this tab sends), so that the first evaluation of the app's modules, the
+ * longest task of a slow phone's start, does not carry it. A message or storage event in between is
+ * missed: the storage is read again once joined. Not while prerendering in Node, whose
+ * BroadcastChannel would keep the build running.
  */
 let channel: BroadcastChannel | null = null
 let joined = false
@@ -96,7 +96,17 @@ function joinTabs(): BroadcastChannel | null {
   })
   return channel
 }
-if (typeof window !== 'undefined') setTimeout(joinTabs, 0)
+if (typeof window !== 'undefined')
+  setTimeout(() => {
+    if (!joined) {
+      joinTabs()
+      // what another tab did before this one listened: a sign-out there ends this session too
+      if (snapshot.signedIn && readRefresh() === null) endSession('signed-out', { broadcast: false })
+      else publish()
+    }
+    // renewed on every start (a year's expiry), in the same later task
+    setPageHint('leads.signed-in', snapshot.signedIn ? '1' : null)
+  }, 0)
 
 function post(message: Message) {
   joinTabs()?.postMessage(message)
@@ -109,7 +119,6 @@ function receiveAccess(token: string) {
   accessWaiters.clear()
   publish()
 }
-
 
 function endSession(reason: SessionEndReason, { broadcast }: { broadcast: boolean }) {
   const wasSignedIn = accessToken !== null || readRefresh() !== null || snapshot.signedIn

@@ -171,13 +171,13 @@ export function MultiCombobox<T>({
           })}
           aria-expanded={popupShown}
         >
-          {loading ? (
-            <Spinner className="size-4" label={loadingLabel} />
-          ) : (
-            <svg viewBox="0 0 20 20" className="size-4" aria-hidden="true" fill="currentColor">
+          {/* while loading, the chevron stays until the spinner (which waits half a second) takes its place */}
+          <span className="grid *:col-start-1 *:row-start-1">
+            <svg viewBox="0 0 20 20" className={`size-4 ${loading ? 'animate-spinner-leave' : ''}`} aria-hidden="true" fill="currentColor">
               <path d="M5.23 7.21a.75.75 0 0 1 1.06.02L10 11.06l3.71-3.83a.75.75 0 1 1 1.08 1.04l-4.25 4.39a.75.75 0 0 1-1.08 0L5.21 8.27a.75.75 0 0 1 .02-1.06Z" />
             </svg>
-          )}
+            {loading && <Spinner className="size-4" label={loadingLabel} />}
+          </span>
         </button>
         <div
           ref={menuRef}

@@ -1,7 +1,7 @@
 export function Spinner({ className = 'size-5', label }: { className?: string; label?: string }) {
   return (
     <svg
-      className={`animate-spinner motion-reduce:animate-none ${className}`}
+      className={`animate-spinner motion-reduce:animate-spinner-still ${className}`}
       viewBox="0 0 24 24"
       fill="none"
       role={label ? 'img' : undefined}

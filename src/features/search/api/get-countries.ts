@@ -12,8 +12,9 @@ export const countrySchema = lazySchema(() =>
   }),
 )
 export type Country = z.infer<ReturnType<typeof countrySchema>>
+const countryListSchema = lazySchema(() => z.array(countrySchema()))
 
-export const getCountries = (signal?: AbortSignal) => api('/api/locations/countries', { schema: () => z.array(countrySchema()), signal })
+export const getCountries = (signal?: AbortSignal) => api('/api/locations/countries', { schema: countryListSchema, signal })
 
 export const countriesOptions = () =>
   queryOptions({

@@ -13,9 +13,10 @@ export const level1Schema = lazySchema(() =>
   }),
 )
 export type Level1 = z.infer<ReturnType<typeof level1Schema>>
+const level1ListSchema = lazySchema(() => z.array(level1Schema()))
 
 export const getLevel1 = (country: string, signal?: AbortSignal) =>
-  api('/api/locations/level1', { query: { country }, schema: () => z.array(level1Schema()), signal })
+  api('/api/locations/level1', { query: { country }, schema: level1ListSchema, signal })
 
 export const level1Options = (country: string) =>
   queryOptions({

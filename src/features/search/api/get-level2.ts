@@ -14,9 +14,10 @@ export const level2Schema = lazySchema(() =>
   }),
 )
 export type Level2 = z.infer<ReturnType<typeof level2Schema>>
+const level2ListSchema = lazySchema(() => z.array(level2Schema()))
 
 export const getLevel2 = (country: string, states: string[], signal?: AbortSignal) =>
-  api('/api/locations/level2', { query: { country, states }, schema: () => z.array(level2Schema()), signal })
+  api('/api/locations/level2', { query: { country, states }, schema: level2ListSchema, signal })
 
 /** Counties of the chosen states (all of the country's when none is chosen). */
 export const level2Options = (country: string, states: string[]) =>
