@@ -3,6 +3,7 @@ import { paths } from '@/config/paths'
 import { loadPageNamespaces, type PageNamespace } from '@/lib/i18n'
 import { PageSkeleton } from '@/components/page-skeleton'
 import { RouteError } from './layout/route-error'
+import { yieldToBrowser } from './yield-point'
 
 /**
  * Every page is its own lazy module in ./routes exporting `Component` (and optionally
@@ -51,9 +52,6 @@ export const routes: RouteObject[] = [
     ],
   },
 ]
-
-/** Gives the main thread back between steps of the start, so none of them is one long task on a slow phone. */
-export const yieldToBrowser = () => new Promise<void>((resolve) => setTimeout(resolve, 0))
 
 /**
  * Loads the code of every lazy route matching `pathname` and puts it on the route, so the router

@@ -2,11 +2,11 @@ import { startTransition, StrictMode, useEffect } from 'react'
 import { createRoot, hydrateRoot } from 'react-dom/client'
 import { createBrowserRouter } from 'react-router'
 // after the framework: the app chunk's modules evaluate in the next task (yield-point.ts)
-import './yield-point'
+import { yieldToBrowser } from './yield-point'
 import { i18n, initI18n } from '@/lib/i18n'
 import { isSignedIn } from '@/lib/session'
 import { App } from './app'
-import { resolveLazyRoutes, routes, yieldToBrowser } from './router'
+import { resolveLazyRoutes, routes } from './router'
 
 /** Calls `onCommitted` once the first render is on screen, its effects run (the page is interactive). */
 function Committed({ onCommitted }: { onCommitted: () => void }) {
