@@ -9,6 +9,7 @@ import type { ErrorCode } from './lib/error-codes.ts'
 import { rateLimit } from './lib/rate-limit.ts'
 import { registerRoutes } from './routes/index.ts'
 import { jsonAnswer, NEVER_COMPRESSED } from './lib/json-answer.ts'
+import { interfaceProfile } from './lib/interface-profile.ts'
 import { serveDashboard } from './static.ts'
 
 export const MAX_BODY_BYTES = 1024 * 1024
@@ -86,6 +87,10 @@ export function createApp(deps: Deps) {
     if (/^\/api\/(plans|schema)\/?$/.test(c.req.path)) return publicLimit(c, next)
     await next()
   })
+
+  // SERVICE_PROFILE=interface: what the interface promises and nothing more, in one layer in front of
+  // every route (after the body limit, whose bodies it reads; after the compression, which it replaces)
+  if (deps.config.serviceProfile === 'interface') app.use('/api/*', interfaceProfile(app))
 
   registerRoutes(app, deps.config)
 

@@ -39,6 +39,11 @@ export interface Config {
   publicUrlConfigured: boolean
   /** Directory of the built dashboard served at /, when it exists. */
   distDir: string
+  /**
+   * SERVICE_PROFILE: `reference` (default) answers with this project's shapes and extensions;
+   * `interface` answers exactly what the interface promises and nothing more (lib/interface-profile.ts).
+   */
+  serviceProfile: ServiceProfile
   /** Webhooks (extension `webhooks`): see server/src/jobs/webhook-worker.ts. */
   webhooks: {
     /** Development only (WEBHOOK_ALLOW_HTTP_LOOPBACK=1): endpoints may be plain http on a loopback address. */
@@ -54,6 +59,18 @@ export interface Config {
     /** Endpoints one account may hold. */
     maxEndpoints: number
   }
+}
+
+export const SERVICE_PROFILES = ['reference', 'interface'] as const
+export type ServiceProfile = (typeof SERVICE_PROFILES)[number]
+
+function serviceProfileOf(value: string | undefined): ServiceProfile {
+  if (value === undefined || value === '') return 'reference'
+  // a misspelt profile must not quietly serve the other one
+  if (!(SERVICE_PROFILES as readonly string[]).includes(value)) {
+    throw new Error(`SERVICE_PROFILE must be one of ${SERVICE_PROFILES.join(', ')} (got "${value}").`)
+  }
+  return value as ServiceProfile
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -88,6 +105,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: (env.PUBLIC_URL || `http://${host}:${port}`).replace(/\/+$/, ''),
     publicUrlConfigured: Boolean(env.PUBLIC_URL),
     distDir: path.resolve(env.DIST_DIR ?? 'dist'),
+    serviceProfile: serviceProfileOf(env.SERVICE_PROFILE),
     webhooks: {
       allowHttpLoopback: env.WEBHOOK_ALLOW_HTTP_LOOPBACK === '1',
       timeoutMs: Math.min(30_000, Math.max(100, Number(env.WEBHOOK_TIMEOUT_MS) || 5_000)), // well inside the delivery lease (60 s)
