@@ -54,7 +54,13 @@ describe('CSV export, end to end', () => {
     const res = await startExport(svc, u.access, { search_id: p.search_id, export_format: 'csv' })
     expect(res.status).toBe(202)
     const started = await body<{ search_id: number; status: string; lead_count: number; credits_charged: number }>(res)
-    expect(started).toEqual({ search_id: expect.any(Number), status: 'PENDING', lead_count: p.totalCount, credits_charged: p.totalCount })
+    expect(started).toEqual({
+      search_id: expect.any(Number),
+      status: 'PENDING',
+      lead_count: p.totalCount,
+      credits_charged: p.totalCount,
+      charged_from: { subscription: p.totalCount, purchased: 0 }, // extension credit_order
+    })
     expect(started.search_id).not.toBe(p.search_id)
     expect((await profile(svc, u.access)).remaining_credits).toBe(1000 - p.totalCount)
 
@@ -230,9 +236,11 @@ describe('spreadsheet formula injection', () => {
 })
 
 describe('credits', () => {
-  it('charges subscription credits first, then purchased lots earliest-expiring first; expired lots never', async () => {
+  it('charges the credits that expire first (purchased lots and the subscription by date); expired lots never', async () => {
     const u = await signUp(svc)
-    await grant(svc, u.access, { subscription: 10 })
+    // the subscription's credits expire at the period's end: in 20 days, between the two live lots
+    const period = await svc.request('/api/_test/grant-credits/', { method: 'POST', token: u.access, json: { subscription: 10, period_ends_in_days: 20 } })
+    expect(period.status).toBe(200)
     await grant(svc, u.access, { purchased: 50, purchased_expires_in_days: 30 })
     await grant(svc, u.access, { purchased: 50, purchased_expires_in_days: 3 })
     await grant(svc, u.access, { purchased: 100, purchased_expires_in_days: -1 })
@@ -243,8 +251,9 @@ describe('credits', () => {
     expect(tooMuch.status).toBe(403)
     expect(await body(tooMuch)).toMatchObject({ validation_code: 'insufficient_credits', required_credits: 111, available_credits: 110 })
 
-    const res = await startExport(svc, u.access, { search_id: p.search_id, export_format: 'csv', max_leads: 70 })
+    const res = await startExport(svc, u.access, { search_id: p.search_id, export_format: 'csv', max_leads: 55 })
     expect(res.status).toBe(202)
+    expect(await body(res)).toMatchObject({ credits_charged: 55, charged_from: { subscription: 5, purchased: 50 } })
     const lots = await svc.deps.db.query<{ amount: number; remaining: number; expires_at: Date }>(
       'SELECT amount, remaining, expires_at FROM credit_lots WHERE user_id = $1 ORDER BY expires_at',
       [u.id],
@@ -252,17 +261,17 @@ describe('credits', () => {
     expect(lots.rows.map((l) => [l.amount, l.remaining])).toEqual([
       [100, 100], // expired: untouched
       [50, 0], // expiring in 3 days: spent first
-      [50, 40],
+      [50, 50], // expiring in 30 days: after the subscription (period ends in 20), untouched
     ])
     const me = await profile(svc, u.access)
-    expect(me.remaining_credits).toBe(0)
-    expect(me.purchased_credits_available).toBe(40)
+    expect(me.remaining_credits).toBe(5)
+    expect(me.purchased_credits_available).toBe(50)
     expect(me.purchased_credits_expiring_soon).toBe(0)
     const charge = await svc.deps.db.query<{ from_subscription: number; from_purchased: number }>(
       'SELECT from_subscription, from_purchased FROM credit_charges WHERE user_id = $1',
       [u.id],
     )
-    expect(charge.rows).toEqual([{ from_subscription: 10, from_purchased: 60 }])
+    expect(charge.rows).toEqual([{ from_subscription: 5, from_purchased: 50 }])
   })
 
   it('refuses an export the account cannot pay for with 403 and writes nothing', async () => {

@@ -34,6 +34,7 @@ describe('GET /api/user/profile/', () => {
         'preferred_language',
         'email_confirmed', // extensions (issue 9)
         'pending_email',
+        'credit_lots', // extension credit_order (issue 21)
       ].sort(),
     )
     expect(me).toMatchObject({ id: u.id, email: u.email, first_name: 'Grace', last_name: 'Hopper', preferred_language: 'en' })

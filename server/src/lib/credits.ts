@@ -4,8 +4,10 @@ import { HttpError } from './errors.ts'
 /**
  * Everything about an account's credits, in one place (interface part 1 and 8, decisions.md):
  * subscription credits reset each billing period; purchased credits are lots that can expire
- * (expired lots never count); charges take subscription credits first, then purchased lots,
- * earliest-expiring first, and are recorded per export so a failed export's retry costs nothing.
+ * (expired lots never count, a lot without a date never expires). A charge takes the credits that
+ * expire first (spendingOrder: the subscription's expire at the period's end, each lot at its own
+ * date, never-expiring ones last) and is recorded per export with the balances that paid, so a
+ * failed export's retry costs nothing and the export's answer and history say who paid.
  */
 
 export const EXPIRING_SOON_DAYS = 7
@@ -43,6 +45,28 @@ export interface AccountRow {
 
 export interface Account extends AccountRow {
   plan: PlanRow | null
+}
+
+/** Which balances paid an export (extension `credit_order`: `charged_from` on its answer and history entry). */
+export interface ChargedFrom {
+  subscription: number
+  purchased: number
+}
+
+/** One spendable balance: the subscription's, or one purchased lot (`lotId`). */
+export interface CreditSource {
+  source: keyof ChargedFrom
+  lotId: number | null
+  credits: number
+  /** null: never expires. */
+  expiresAt: Date | null
+}
+
+/** A live purchased lot as read from credit_lots. */
+export interface LotRow {
+  id: number
+  remaining: number
+  expires_at: Date | string | null
 }
 
 export interface Balance {
@@ -134,10 +158,13 @@ async function rollOver(q: Queryable, account: Account, now: Date): Promise<Acco
   return account
 }
 
+/** Lots of `user_id = $1` that can be spent at `$2`: not expired (a lot without a date never is). */
+const LIVE_LOTS = 'credit_lots WHERE user_id = $1 AND (expires_at IS NULL OR expires_at > $2)'
+
 /** The purchased credits of `user_id = $1` at `$2` (not expired) and those expiring by `$3`. */
-const LOTS = `coalesce(sum(remaining) FILTER (WHERE expires_at > $2), 0)::int AS purchased,
-              coalesce(sum(remaining) FILTER (WHERE expires_at > $2 AND expires_at <= $3), 0)::int AS soon
-         FROM credit_lots WHERE user_id = $1`
+const LOTS = `coalesce(sum(remaining), 0)::int AS purchased,
+              coalesce(sum(remaining) FILTER (WHERE expires_at <= $3), 0)::int AS soon
+         FROM ${LIVE_LOTS}`
 
 const balanceFrom = (account: AccountRow, lots: { purchased: number; soon: number } | undefined): Balance => {
   const purchased = lots?.purchased ?? 0
@@ -152,25 +179,58 @@ export async function balanceOf(q: Queryable, account: AccountRow, now: Date): P
   return balanceFrom(account, rows[0])
 }
 
+const expiryMs = (d: Date | string | null): number => (d === null ? Infinity : new Date(d).getTime())
+
 /**
- * The account, its plan and its balance in one round trip (what the profile shows); the billing
- * period rolls over as in loadAccount. Purchased lots do not take part in a rollover, so their sums
- * read beside the account stay right.
+ * The account's spendable balances in the order a charge spends them (decisions.md "Credits"): the
+ * earliest expiry first. Subscription credits expire at the period's end (never, without one), each
+ * lot at its own date; a lot without a date never expires. At the same expiry the subscription goes
+ * first, then lots by id, so the order is one and the same for every reader.
+ */
+export function spendingOrder(account: AccountRow, lots: readonly LotRow[]): CreditSource[] {
+  const sources: (CreditSource & { rank: number })[] = lots
+    .filter((l) => l.remaining > 0)
+    .map((l) => ({ source: 'purchased', lotId: l.id, credits: l.remaining, expiresAt: l.expires_at === null ? null : new Date(l.expires_at), rank: l.id }))
+  const subscription = Math.max(0, account.remaining_credits)
+  if (subscription > 0) {
+    const end = account.current_period_end
+    sources.push({ source: 'subscription', lotId: null, credits: subscription, expiresAt: end === null ? null : new Date(end), rank: -1 })
+  }
+  return sources
+    .sort((a, b) => expiryMs(a.expiresAt) - expiryMs(b.expiresAt) || a.rank - b.rank)
+    .map(({ rank: _rank, ...s }) => s)
+}
+
+/**
+ * The account, its plan, its balance and its balances in spending order in one round trip (what the
+ * profile shows); the billing period rolls over as in loadAccount. Purchased lots do not take part
+ * in a rollover, so the lots read beside the account stay right.
  */
 const ACCOUNT_WITH_BALANCE = prepared(
-  `SELECT ${ACCOUNT_AND_PLAN}, l.purchased AS lots_purchased, l.soon AS lots_soon
+  `SELECT ${ACCOUNT_AND_PLAN}, l.purchased AS lots_purchased, l.soon AS lots_soon,
+          (SELECT coalesce(json_agg(json_build_object('id', id, 'remaining', remaining, 'expires_at', expires_at)), '[]')
+             FROM ${LIVE_LOTS} AND remaining > 0) AS lots_live
      FROM ${ACCOUNT_AND_PLAN_FROM} CROSS JOIN (SELECT ${LOTS}) l
     WHERE u.id = $1`,
 )
 
-export async function loadAccountWithBalance(q: Queryable, userId: number, now: Date): Promise<{ account: Account; balance: Balance } | null> {
+export async function loadAccountWithBalance(
+  q: Queryable,
+  userId: number,
+  now: Date,
+): Promise<{ account: Account; balance: Balance; lots: CreditSource[] } | null> {
   const row = (
-    await q.query<AccountAndPlanRow & { lots_purchased: number; lots_soon: number }>(ACCOUNT_WITH_BALANCE, [userId, now, expiringSoonAfter(now)])
+    await q.query<AccountAndPlanRow & { lots_purchased: number; lots_soon: number; lots_live: LotRow[] | string }>(ACCOUNT_WITH_BALANCE, [
+      userId,
+      now,
+      expiringSoonAfter(now),
+    ])
   ).rows[0]
   if (!row) return null
-  const { lots_purchased: purchased, lots_soon: soon, ...rest } = row
+  const { lots_purchased: purchased, lots_soon: soon, lots_live: live, ...rest } = row
   const account = await rollOver(q, accountFrom(rest), now)
-  return { account, balance: balanceFrom(account, { purchased, soon }) }
+  const lots = typeof live === 'string' ? (JSON.parse(live) as LotRow[]) : live
+  return { account, balance: balanceFrom(account, { purchased, soon }), lots: spendingOrder(account, lots) }
 }
 
 export const insufficientCredits = (required: number, available: number) =>
@@ -183,42 +243,31 @@ export const insufficientCredits = (required: number, available: number) =>
   })
 
 /**
- * Takes `amount` credits from a LOCKED account (loadAccount(…, lock = true) in the same transaction):
- * subscription credits first, then purchased lots earliest-expiring first. The caller has checked
- * the balance; a shortfall here is a bug and aborts the transaction.
+ * Takes `amount` credits from a LOCKED account (loadAccount(…, lock = true) in the same transaction),
+ * in spendingOrder: the credits that expire first. The lots are locked too (in id order), so the
+ * amounts read are the ones written. The caller has checked the balance; a shortfall here is a bug
+ * and aborts the transaction. The charge is recorded with the balances that paid.
  */
-export async function chargeCredits(
-  q: Queryable,
-  account: AccountRow,
-  amount: number,
-  searchId: number,
-  now: Date,
-): Promise<{ fromSubscription: number; fromPurchased: number }> {
-  const fromSubscription = Math.min(Math.max(0, account.remaining_credits), amount)
-  if (fromSubscription > 0) {
-    await q.query('UPDATE users SET remaining_credits = remaining_credits - $2 WHERE id = $1', [
-      account.id,
-      fromSubscription,
-    ])
-  }
-  let rest = amount - fromSubscription
-  if (rest > 0) {
-    const lots = await q.query<{ id: number; remaining: number }>(
-      `SELECT id, remaining FROM credit_lots WHERE user_id = $1 AND expires_at > $2 AND remaining > 0
-        ORDER BY expires_at, id FOR UPDATE`,
-      [account.id, now],
-    )
-    for (const lot of lots.rows) {
-      if (rest === 0) break
-      const take = Math.min(lot.remaining, rest)
-      await q.query('UPDATE credit_lots SET remaining = remaining - $2 WHERE id = $1', [lot.id, take])
-      rest -= take
+export async function chargeCredits(q: Queryable, account: AccountRow, amount: number, searchId: number, now: Date): Promise<ChargedFrom> {
+  const lots = (await q.query<LotRow>(`SELECT id, remaining, expires_at FROM ${LIVE_LOTS} AND remaining > 0 ORDER BY id FOR UPDATE`, [account.id, now]))
+    .rows
+  const paid: ChargedFrom = { subscription: 0, purchased: 0 }
+  let rest = amount
+  for (const from of spendingOrder(account, lots)) {
+    if (rest === 0) break
+    const take = Math.min(from.credits, rest)
+    if (from.lotId === null) {
+      await q.query('UPDATE users SET remaining_credits = remaining_credits - $2 WHERE id = $1', [account.id, take])
+    } else {
+      await q.query('UPDATE credit_lots SET remaining = remaining - $2 WHERE id = $1', [from.lotId, take])
     }
-    if (rest > 0) throw new Error(`chargeCredits: ${rest} credits short for account ${account.id}`)
+    paid[from.source] += take
+    rest -= take
   }
+  if (rest > 0) throw new Error(`chargeCredits: ${rest} credits short for account ${account.id}`)
   await q.query(
     'INSERT INTO credit_charges (user_id, search_id, from_subscription, from_purchased, created_at) VALUES ($1, $2, $3, $4, $5)',
-    [account.id, searchId, fromSubscription, amount - fromSubscription, now],
+    [account.id, searchId, paid.subscription, paid.purchased, now],
   )
-  return { fromSubscription, fromPurchased: amount - fromSubscription }
+  return paid
 }

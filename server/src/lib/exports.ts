@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import type { Db, Queryable } from '../db/db.ts'
-import { balanceOf, chargeCredits, insufficientCredits, loadAccount, type Account } from './credits.ts'
+import { balanceOf, chargeCredits, insufficientCredits, loadAccount, type Account, type ChargedFrom } from './credits.ts'
 import { badRequest, HttpError, notFound } from './errors.ts'
 import { normaliseFilters, type Filters } from './filters.ts'
 import type { ApiKeyCredential } from '../app-env.ts'
@@ -118,7 +118,7 @@ async function createExport(
   q: Queryable,
   account: Account,
   e: Parameters<typeof insertExport>[1] & { set: LeadSet; limit: number | null; charge: (recorded: number) => number },
-): Promise<{ id: number; leadCount: number; credits: number }> {
+): Promise<{ id: number; leadCount: number; credits: number; chargedFrom: ChargedFrom }> {
   // A key's monthly cap, counted after the account row is locked (concurrent exports wait their turn),
   // before this export's row exists; what it is charged below is at most e.credits.
   await checkKeyCap(q, e.apiKey, e.credits, e.now)
@@ -128,8 +128,8 @@ async function createExport(
   if (recorded !== e.leadCount || credits !== e.credits) {
     await q.query('UPDATE searches SET lead_count = $2, credits_charged = $3 WHERE id = $1', [id, recorded, credits])
   }
-  await chargeCredits(q, account, credits, id, e.now)
-  return { id, leadCount: recorded, credits }
+  const chargedFrom = await chargeCredits(q, account, credits, id, e.now)
+  return { id, leadCount: recorded, credits, chargedFrom }
 }
 
 export interface StartedExport {
@@ -137,6 +137,8 @@ export interface StartedExport {
   status: 'PENDING'
   lead_count: number
   credits_charged: number
+  /** Extension `credit_order`: which balances paid (the credits that expire first). */
+  charged_from: ChargedFrom
   /** With `skip_owned`: matching leads left out because the account already has them. */
   skipped_owned?: number
 }
@@ -213,6 +215,7 @@ export async function startExport(
       status: 'PENDING' as const,
       lead_count: created.leadCount,
       credits_charged: created.credits,
+      charged_from: created.chargedFrom,
       ...(options.skipOwned ? { skipped_owned: skippedOwned } : {}),
     }
   })
@@ -244,6 +247,8 @@ export interface DeltaResult {
     capped: boolean
   }
   freshness_checked_at: string
+  /** Extension `credit_order`, when `started`: which balances paid. */
+  charged_from?: ChargedFrom
 }
 
 const DELTA_HTTP: Record<DeltaCode, 200 | 403 | 409> = {
@@ -324,7 +329,11 @@ export async function downloadDelta(
     const unowned = original.skip_owned ? await countMatches(q, set) : null
     const leadCount = unowned ?? (original.capped ? currentTotal : newSince)
     const required = unowned ?? (original.capped ? Math.max(0, currentTotal - bought.credits) : newSince)
-    const result = (status: DeltaStatus, code: DeltaCode, extra: { searchId?: number; detail?: string; available?: number } = {}): DeltaResult => ({
+    const result = (
+      status: DeltaStatus,
+      code: DeltaCode,
+      extra: { searchId?: number; detail?: string; available?: number; chargedFrom?: ChargedFrom } = {},
+    ): DeltaResult => ({
       status,
       validation_code: code,
       ...(extra.detail ? { detail: extra.detail } : {}),
@@ -341,6 +350,7 @@ export async function downloadDelta(
         capped: original.capped,
       },
       freshness_checked_at: req.now.toISOString(),
+      ...(extra.chargedFrom ? { charged_from: extra.chargedFrom } : {}),
     })
     const reject = (code: DeltaCode, detail: string) => ({ httpStatus: DELTA_HTTP[code], body: result('rejected', code, { detail }) })
 
@@ -389,7 +399,7 @@ export async function downloadDelta(
     })
     return {
       httpStatus: 202 as const,
-      body: result('started', 'ok', { searchId: created.id, available: balance.available - created.credits }),
+      body: result('started', 'ok', { searchId: created.id, available: balance.available - created.credits, chargedFrom: created.chargedFrom }),
     }
   })
 }

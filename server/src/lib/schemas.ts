@@ -65,6 +65,27 @@ export const InsufficientCreditsSchema = z
   })
   .openapi('InsufficientCredits')
 
+/**
+ * Extension `credit_order` (capabilities): which balances paid an export. A charge takes the credits
+ * that expire first (decisions.md "Credits"); the two add up to `credits_charged`.
+ */
+export const chargedFromSchema = (description: string) =>
+  z
+    .object({
+      subscription: z.number().int().min(0).openapi({ description: 'Credits taken from the subscription balance.' }),
+      purchased: z.number().int().min(0).openapi({ description: 'Credits taken from purchased lots.' }),
+    })
+    .openapi({ description: `Extension \`credit_order\`: ${description}`, 'x-extension': true })
+
+/** Extension `credit_order`: one spendable balance on the profile, in the order a charge spends them. */
+export const CreditLotSchema = z
+  .object({
+    source: z.enum(['subscription', 'purchased']),
+    credits: z.number().int().min(1),
+    expires_at: z.string().nullable().openapi({ format: 'date-time', description: 'null: never expires.' }),
+  })
+  .openapi('CreditLot')
+
 export const jsonError = (description: string) => ({
   description,
   content: { 'application/json': { schema: ErrorSchema } },
@@ -121,6 +142,14 @@ export const UserSchema = z
     pending_email: z.string().nullable().optional().openapi({
       description: 'Extension: a requested new address waiting for its confirmation link; `email` changes only then.',
     }),
+    credit_lots: z
+      .array(CreditLotSchema)
+      .optional()
+      .openapi({
+        description:
+          'Extension `credit_order`: the spendable balances (credits > 0, expired lots left out) in the order an export spends them, the earliest expiry first: subscription credits expire at `current_period_end` (never without one), each purchased lot at its own date, lots without a date last.',
+        'x-extension': true,
+      }),
   })
   .openapi('User')
 

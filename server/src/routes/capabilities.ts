@@ -32,6 +32,12 @@ export const EXTENSIONS: Record<string, { version: number } & Record<string, unk
   scoped_api_keys: { version: 1, scopes: [...KEY_SCOPES] },
   /** `name` and `watched` on history entries (PATCH), `?watched=true` on the history list; at most `limit` watched. */
   watched_searches: { version: 1, limit: MAX_WATCHED, name_max_length: MAX_NAME },
+  /**
+   * Exports spend the credits that expire first (subscription credits at the period's end, each purchased
+   * lot at its own date, never-expiring ones last); `charged_from` on the export's answer and history
+   * entry, `credit_lots` on the profile in spending order.
+   */
+  credit_order: { version: 1, order: 'earliest_expiry_first' },
   /** /api/user/webhooks: signed export.completed / export.failed deliveries with a log (limit and loopback set when answered). */
   webhooks: { version: 1, events: [...WEBHOOK_EVENTS], signature_header: SIGNATURE_HEADER, limit: 10, allow_http_loopback: false },
 }

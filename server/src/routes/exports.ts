@@ -9,7 +9,7 @@ import { refuseReadOnlyKey } from '../lib/key-scope.ts'
 import { signDownload, startExport, verifyDownloadSignature, type ExportRow } from '../lib/exports.ts'
 import { rateLimit } from '../lib/rate-limit.ts'
 import { EXPORT_COLUMNS } from '../lib/file-locale.ts'
-import { authErrors, idParam, InsufficientCreditsSchema, INT32_MAX, jsonBody, jsonError, LANGUAGES, safeString } from '../lib/schemas.ts'
+import { authErrors, chargedFromSchema, idParam, InsufficientCreditsSchema, INT32_MAX, jsonBody, jsonError, LANGUAGES, safeString } from '../lib/schemas.ts'
 
 const StartBody = z
   .object({
@@ -59,6 +59,7 @@ const StartedSchema = z
     status: z.string(),
     lead_count: z.number().int(),
     credits_charged: z.number().int(),
+    charged_from: chargedFromSchema('which balances paid (the credits that expire first are spent first).').optional(),
     skipped_owned: z.number().int().optional().openapi({ description: 'With `skip_owned`: matching leads left out because the account has them.' }),
   })
   .openapi('ExportStarted')
@@ -91,6 +92,8 @@ const startRoute = createRoute({
   path: '/api/download-csv',
   tags: ['Download'],
   summary: 'Start an export (charges 1 credit per lead, at once)',
+  description:
+    'Charged once, at start, from the credits that expire first: subscription credits expire at the period’s end, each purchased lot at its own date, lots that never expire go last (extension `credit_order`; `charged_from` says which balances paid).',
   middleware: authed,
   security,
   request: { body: jsonBody(StartBody) },

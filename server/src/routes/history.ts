@@ -5,7 +5,8 @@ import { badRequest, HttpError, notFound } from '../lib/errors.ts'
 import { booleanLike } from '../lib/filters.ts'
 import { downloadDelta, type ExportRow } from '../lib/exports.ts'
 import { refuseReadOnlyKey } from '../lib/key-scope.ts'
-import { authErrors, idParam, INT32_MAX, jsonBody, jsonError, safeString } from '../lib/schemas.ts'
+import { authErrors, chargedFromSchema, idParam, INT32_MAX, jsonBody, jsonError, safeString } from '../lib/schemas.ts'
+import type { ChargedFrom } from '../lib/credits.ts'
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null)
 
@@ -18,6 +19,9 @@ const HistoryEntrySchema = z
     progress: z.number().int(),
     lead_count: z.number().int(),
     credits_charged: z.number().int(),
+    charged_from: chargedFromSchema('which balances paid this export’s `credits_charged` (the credits that expire first are spent first).')
+      .nullable()
+      .optional(),
     export_format: z.enum(['csv', 'excel']),
     capped: z.boolean(),
     max_leads: z.number().int().nullable(),
@@ -49,9 +53,14 @@ export const MAX_NAME = 80
 
 type HistoryEntry = z.infer<typeof HistoryEntrySchema>
 
-/** An export row with the prefix of the key that started it (LEFT JOIN api_keys). */
-type EntryRow = ExportRow & { api_key_token_key?: string | null; name?: string | null; watched?: boolean }
-const ENTRY_SELECT = 'SELECT s.*, k.token_key AS api_key_token_key FROM searches s LEFT JOIN api_keys k ON k.id = s.api_key_id'
+/** An export row with the prefix of the key that started it (LEFT JOIN api_keys) and the balances that paid it. */
+type EntryRow = ExportRow & { api_key_token_key?: string | null; name?: string | null; watched?: boolean; charged_from?: ChargedFrom | string | null }
+const ENTRY_SELECT = `SELECT s.*, k.token_key AS api_key_token_key,
+       (SELECT CASE WHEN count(*) > 0 THEN json_build_object('subscription', sum(ch.from_subscription)::int, 'purchased', sum(ch.from_purchased)::int) END
+          FROM credit_charges ch WHERE ch.search_id = s.id) AS charged_from
+  FROM searches s LEFT JOIN api_keys k ON k.id = s.api_key_id`
+
+const chargedFrom = (v: EntryRow['charged_from']): ChargedFrom | null => (typeof v === 'string' ? (JSON.parse(v) as ChargedFrom) : (v ?? null))
 
 function toEntry(r: EntryRow): HistoryEntry {
   return {
@@ -62,6 +71,7 @@ function toEntry(r: EntryRow): HistoryEntry {
     progress: r.progress,
     lead_count: r.lead_count,
     credits_charged: r.credits_charged,
+    charged_from: chargedFrom(r.charged_from),
     export_format: r.export_format ?? 'csv',
     capped: r.capped,
     max_leads: r.max_leads,
@@ -124,6 +134,7 @@ const DeltaResultSchema = z
     available_credits: z.number().int().openapi({ description: 'Balance now: after the charge when `started`.' }),
     freshness: FreshnessSchema,
     freshness_checked_at: z.string().openapi({ format: 'date-time' }),
+    charged_from: chargedFromSchema('with `started`, which balances paid (the credits that expire first are spent first).').optional(),
   })
   .openapi('DeltaExportResult')
 

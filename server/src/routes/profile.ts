@@ -28,7 +28,7 @@ const epoch = (d: Date | null) => (d ? Math.floor(new Date(d).getTime() / 1000) 
 export async function profileOf(q: Queryable, userId: number, now: Date): Promise<User> {
   const found = await loadAccountWithBalance(q, userId, now)
   if (!found) throw notFound()
-  const { account, balance } = found
+  const { account, balance, lots } = found
   return {
     id: account.id,
     email: account.email,
@@ -45,6 +45,7 @@ export async function profileOf(q: Queryable, userId: number, now: Date): Promis
     preferred_language: account.preferred_language as User['preferred_language'],
     email_confirmed: account.email_confirmed_at !== null,
     pending_email: account.pending_email,
+    credit_lots: lots.map((l) => ({ source: l.source, credits: l.credits, expires_at: l.expiresAt?.toISOString() ?? null })),
   }
 }
 

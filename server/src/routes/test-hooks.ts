@@ -1,7 +1,7 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi'
 import type { AppEnv } from '../app-env.ts'
 import { authed, security } from '../lib/authed.ts'
-import { loadAccount } from '../lib/credits.ts'
+import { addMonths, balanceOf, loadAccount } from '../lib/credits.ts'
 import { badRequest, notFound } from '../lib/errors.ts'
 import { authErrors, jsonBody, jsonError, safeString } from '../lib/schemas.ts'
 import { insertGeneratedCompanies } from '../seed/companies.ts'
@@ -71,7 +71,7 @@ const grantRoute = createRoute({
   method: 'post',
   path: '/api/_test/grant-credits',
   tags: ['Test hooks'],
-  summary: 'Set the caller’s subscription credits, add a purchased lot, or switch plan',
+  summary: 'Set the caller’s subscription credits or billing period, add a purchased lot, or switch plan',
   middleware: authed,
   security,
   request: {
@@ -79,7 +79,22 @@ const grantRoute = createRoute({
       z.object({
         subscription: z.number().int().min(0).max(100_000_000).optional(),
         purchased: z.number().int().min(1).max(100_000_000).optional(),
-        purchased_expires_in_days: z.number().int().min(-3650).max(3650).optional(),
+        purchased_expires_in_days: z
+          .number()
+          .int()
+          .min(-3650)
+          .max(3650)
+          .nullable()
+          .optional()
+          .openapi({ description: 'When the added lot expires, in days from now (default 90); null: never.' }),
+        period_ends_in_days: z
+          .number()
+          .int()
+          .min(1)
+          .max(3650)
+          .nullable()
+          .optional()
+          .openapi({ description: 'Moves the billing period to end this many days from now (a month long); null: no period, so the subscription credits never expire.' }),
         plan_type: safeString().min(1).max(20).optional(),
       }),
     ),
@@ -145,8 +160,13 @@ export function registerTestHookRoutes(app: OpenAPIHono<AppEnv>) {
       if (body.subscription !== undefined) {
         await q.query('UPDATE users SET remaining_credits = $2 WHERE id = $1', [userId, body.subscription])
       }
+      if (body.period_ends_in_days !== undefined) {
+        const end = body.period_ends_in_days === null ? null : new Date(now.getTime() + body.period_ends_in_days * DAY_MS)
+        await q.query('UPDATE users SET current_period_start = $2, current_period_end = $3 WHERE id = $1', [userId, end && addMonths(end, -1), end])
+      }
       if (body.purchased !== undefined) {
-        const expires = new Date(now.getTime() + (body.purchased_expires_in_days ?? 90) * DAY_MS)
+        const days = body.purchased_expires_in_days === undefined ? 90 : body.purchased_expires_in_days
+        const expires = days === null ? null : new Date(now.getTime() + days * DAY_MS)
         await q.query(
           'INSERT INTO credit_lots (user_id, amount, remaining, purchased_at, expires_at) VALUES ($1, $2, $2, $3, $4)',
           [userId, body.purchased, now, expires],
@@ -155,14 +175,10 @@ export function registerTestHookRoutes(app: OpenAPIHono<AppEnv>) {
     })
     const account = await loadAccount(db, userId, now)
     if (!account) throw notFound()
-    const lots = await db.query<{ n: number }>(
-      'SELECT coalesce(sum(remaining), 0)::int AS n FROM credit_lots WHERE user_id = $1 AND expires_at > $2',
-      [userId, now],
-    )
     return c.json(
       {
         remaining_credits: account.remaining_credits,
-        purchased_credits_available: lots.rows[0]?.n ?? 0,
+        purchased_credits_available: (await balanceOf(db, account, now)).purchased,
         plan_type: account.plan?.plan_type ?? null,
       },
       200,

@@ -65,19 +65,23 @@ export async function seedAccounts(db: Db, opts: { now: Date; config: Config }):
     )
   ).rows[0]!
 
+  // `remaining`: what each lot holds once the history below is made. The history is charged as any
+  // export is, the credits that expire first (40 days ago the expired lot was live and expired first;
+  // since then the lot expiring soon, before the period's end). The lots hold plenty while it runs, so
+  // none runs dry at a point a real account would not have; then each holds its `remaining`, bought as
+  // that plus what it paid.
   const lots = [
-    { amount: 500, remaining: 500, boughtDaysAgo: 85, expiresInDays: 5 }, // expiring soon
-    { amount: 2_000, remaining: 2_000, boughtDaysAgo: 20, expiresInDays: 160 },
-    { amount: 300, remaining: 300, boughtDaysAgo: 400, expiresInDays: -35 }, // expired: never counts
+    { remaining: 500, boughtDaysAgo: 85, expiresInDays: 5 }, // expiring soon
+    { remaining: 2_000, boughtDaysAgo: 20, expiresInDays: 160 },
+    { remaining: 300, boughtDaysAgo: 400, expiresInDays: -35 }, // expired: never counts
   ]
+  const lotIds: number[] = []
   for (const l of lots) {
-    await db.query('INSERT INTO credit_lots (user_id, amount, remaining, purchased_at, expires_at) VALUES ($1, $2, $3, $4, $5)', [
-      user.id,
-      l.amount,
-      l.remaining,
-      new Date(now.getTime() - l.boughtDaysAgo * DAY_MS),
-      new Date(now.getTime() + l.expiresInDays * DAY_MS),
-    ])
+    const { rows } = await db.query<{ id: number }>(
+      'INSERT INTO credit_lots (user_id, amount, remaining, purchased_at, expires_at) VALUES ($1, $2, $2, $3, $4) RETURNING id',
+      [user.id, l.remaining + 1_000_000, new Date(now.getTime() - l.boughtDaysAgo * DAY_MS), new Date(now.getTime() + l.expiresInDays * DAY_MS)],
+    )
+    lotIds.push(rows[0]!.id)
   }
 
   const [de1] = await topCategories(db, 'DE', 1)
@@ -110,6 +114,9 @@ export async function seedAccounts(db: Db, opts: { now: Date; config: Config }):
     const clockThen = new Clock()
     clockThen.advance((at.getTime() + 60_000 - Date.now()) / 1000)
     await processExport({ db, clock: clockThen, config }, row)
+  }
+  for (const [i, l] of lots.entries()) {
+    await db.query('UPDATE credit_lots SET amount = amount - remaining + $2, remaining = $2 WHERE id = $1', [lotIds[i], l.remaining])
   }
   // The subscription balance is the current period's: exports before it were paid from the last one.
   await db.query(
