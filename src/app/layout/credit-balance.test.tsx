@@ -1,6 +1,7 @@
-import { screen } from '@testing-library/react'
+import { screen, waitFor } from '@testing-library/react'
 import { http, HttpResponse } from 'msw'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { capabilitiesOptions } from '@/lib/api/capabilities'
 import { changeLanguage } from '@/lib/i18n'
 import { resetSessionForTests, setTokensForTests } from '@/lib/session'
 import { server } from '@/testing/msw-server'
@@ -46,6 +47,27 @@ describe('credit balance', () => {
 
   it('shows only the number when grants or rollovers put the credits above the total', async () => {
     expect(await subscriptionShown(3298, 1000)).toBe('3,298')
+  })
+
+  describe('purchased credits about to expire (issue 21)', () => {
+    const expiring = () => server.use(http.get('/api/user/profile/', () => HttpResponse.json({ ...profile, purchased_credits_expiring_soon: 120 })))
+
+    it('links to the plan for them when the service spends the credits that expire first (credit_order)', async () => {
+      expiring()
+      server.use(http.get('*/api/capabilities/', () => HttpResponse.json({ credit_order: { version: 1, order: 'earliest_expiry_first' } })))
+      renderWithProviders(<CreditBalance />)
+      const link = await screen.findByRole('link', { name: 'Expiring soon: 120' })
+      expect(link).toHaveAttribute('href', '/account#expiring')
+    })
+
+    it('states only the fact when the service does not say which credits it spends first', async () => {
+      expiring()
+      const { queryClient } = renderWithProviders(<CreditBalance />)
+      expect(await screen.findByTestId('credits-expiring')).toHaveTextContent('Expiring soon: 120')
+      // the capabilities have answered (404: none): still no promise of a plan
+      await waitFor(() => expect(queryClient.getQueryState(capabilitiesOptions().queryKey)?.status).toBe('success'))
+      expect(screen.queryByRole('link')).toBeNull()
+    })
   })
 
   describe('in Hebrew', () => {

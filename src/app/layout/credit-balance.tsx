@@ -2,6 +2,7 @@ import { Fragment, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { paths } from '@/config/paths'
+import { useCapability } from '@/lib/api/capabilities'
 import { useProfile } from '@/lib/api/profile'
 import { formatNumber } from '@/lib/format'
 
@@ -48,12 +49,28 @@ export function CreditBalance({ className = '' }: { className?: string }) {
           </dd>
         </div>
       </dl>
-      {/* purchased credits about to expire: the account page has a plan to use exactly them */}
-      {(profile?.purchased_credits_expiring_soon ?? 0) > 0 && (
-        <Link to={`${paths.account}#expiring`} className="text-xs font-medium text-amber-800 underline dark:text-amber-300" data-testid="credits-expiring">
-          {t('credits.expiring', { formatted: n(profile?.purchased_credits_expiring_soon) })}
-        </Link>
-      )}
+      {(profile?.purchased_credits_expiring_soon ?? 0) > 0 && <ExpiringSoon formatted={n(profile?.purchased_credits_expiring_soon)} />}
     </section>
+  )
+}
+
+/**
+ * Purchased credits about to expire. The account page's plan to use exactly them is linked only when the
+ * service says it spends the credits that expire first (extension credit_order): otherwise an export may
+ * well be paid from the subscription and leave them to expire, so only the fact is stated.
+ */
+function ExpiringSoon({ formatted }: { formatted: string }) {
+  const { t } = useTranslation('common')
+  const spendsExpiringFirst = useCapability('credit_order')
+  const text = t('credits.expiring', { formatted })
+  const className = 'text-xs font-medium text-amber-800 dark:text-amber-300'
+  return spendsExpiringFirst ? (
+    <Link to={`${paths.account}#expiring`} className={`${className} underline`} data-testid="credits-expiring">
+      {text}
+    </Link>
+  ) : (
+    <span className={className} data-testid="credits-expiring">
+      {text}
+    </span>
   )
 }

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react'
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { http, HttpResponse } from 'msw'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -114,5 +114,26 @@ describe('language switcher (disclosure)', () => {
     await user.click(within(list()).getByRole('button', { name: 'Deutsch' }))
     await waitFor(() => expect(saved).toEqual([{ preferred_language: 'de' }]))
     expect(document.documentElement).toHaveAttribute('lang', 'de')
+  })
+
+  it('a reload right after the choice comes back in it: kept in this browser at once, the profile save sent with keepalive before the strings load', async () => {
+    setTokensForTests('access', 'refresh')
+    const sent: { body: unknown; keepalive: boolean; languageThen: string | undefined }[] = []
+    server.use(
+      http.patch('/api/user/profile/', async ({ request }) => {
+        sent.push({ body: await request.json(), keepalive: request.keepalive, languageThen: i18n.resolvedLanguage })
+        return HttpResponse.json({ id: 3, email: 'grace@example.com', preferred_language: 'pl' })
+      }),
+    )
+    const user = userEvent.setup()
+    renderWithProviders(<Page />)
+    await user.click(toggle())
+    fireEvent.click(within(list()).getByRole('button', { name: 'Polski' }))
+    // synchronously, in the click itself: what lib/i18n.ts reads at the next start, and the service's page hint
+    expect(localStorage.getItem('leads.language')).toBe('pl')
+    expect(document.cookie).toContain('leads.lang=pl')
+    await waitFor(() => expect(sent).toHaveLength(1))
+    expect(sent[0]).toEqual({ body: { preferred_language: 'pl' }, keepalive: true, languageThen: 'en' })
+    await waitFor(() => expect(document.documentElement).toHaveAttribute('lang', 'pl'))
   })
 })

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { isLanguage, type Language } from '@/config/languages'
 import { languagesByOwnName } from '@/lib/format'
 import { changeLanguage } from '@/lib/i18n'
+import { setPageHint } from '@/lib/page-hints'
 import { useSession } from '@/lib/session'
 
 /** Each language named in itself ("Deutsch", "עברית", "ไทย"), as people look for their own. */
@@ -14,6 +15,31 @@ function GlobeIcon() {
       <path d="M3 12h18M12 3c2.5 2.6 3.8 5.6 3.8 9s-1.3 6.4-3.8 9c-2.5-2.6-3.8-5.6-3.8-9S9.5 5.6 12 3z" />
     </svg>
   )
+}
+
+// where lib/i18n.ts's storedLanguage() reads the language at start
+const LANGUAGE_STORAGE_KEY = 'leads.language'
+
+/** The choice, for this browser's next start: before the profile answers, and the service's prerendered page. */
+function rememberLanguage(lng: Language) {
+  setPageHint('leads.lang', lng)
+  try {
+    localStorage.setItem(LANGUAGE_STORAGE_KEY, lng)
+  } catch {
+    /* private mode: the profile still keeps it */
+  }
+}
+
+/** The profile's language, saved with keepalive (lib/api/profile.ts): leaving the page does not cut it off. */
+async function saveToProfile(lng: Language): Promise<boolean> {
+  try {
+    // loaded on demand: the signed-out pages carrying this switcher stay free of the profile schema
+    const [{ profileOptions, updateProfile }, { queryClient }] = await Promise.all([import('@/lib/api/profile'), import('@/lib/query-client')])
+    queryClient.setQueryData(profileOptions().queryKey, await updateProfile({ preferred_language: lng }))
+    return true
+  } catch {
+    return false
+  }
 }
 
 const itemClass =
@@ -66,15 +92,12 @@ export function LanguageSwitcher({ className = '', inline = false }: { className
     buttonRef.current?.focus()
     if (lng === current) return
     setSaveFailed(false)
+    // A page reloaded at once comes back in the chosen language (issue 21): the choice is kept in this
+    // browser and sent to the profile before anything is awaited (the language's strings may take a while)
+    rememberLanguage(lng)
+    const saving = signedIn ? saveToProfile(lng) : null
     await changeLanguage(lng)
-    if (!signedIn) return
-    try {
-      // loaded on demand: the signed-out pages carrying this switcher stay free of the profile schema
-      const [{ profileOptions, updateProfile }, { queryClient }] = await Promise.all([import('@/lib/api/profile'), import('@/lib/query-client')])
-      queryClient.setQueryData(profileOptions().queryKey, await updateProfile({ preferred_language: lng }))
-    } catch {
-      setSaveFailed(true)
-    }
+    if (saving && !(await saving)) setSaveFailed(true)
   }
 
   return (

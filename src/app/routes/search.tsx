@@ -1,4 +1,4 @@
-import { lazy, memo, Suspense, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type MouseEvent } from 'react'
+import { lazy, memo, Suspense, useCallback, useDeferredValue, useEffect, useId, useMemo, useRef, useState, type MouseEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router'
 import { Alert } from '@/components/ui/alert'
@@ -50,8 +50,20 @@ const Heading = memo(function Heading() {
  * Narrow screens: the count sits far below the filters, so it and "Export…" stay at hand in a bar at
  * the bottom; wide screens show them in the side panel.
  */
-const BottomBar = memo(function BottomBar({ totalCount, canExport, onExport }: { totalCount: number | undefined; canExport: boolean; onExport: (e: MouseEvent<HTMLButtonElement>) => void }) {
+const BottomBar = memo(function BottomBar({
+  totalCount,
+  canExport,
+  blockedBy,
+  onExport,
+}: {
+  totalCount: number | undefined
+  canExport: boolean
+  /** Why "Export…" is off because of the cap field, said here too: on a phone the field is far above. */
+  blockedBy: string | null
+  onExport: (e: MouseEvent<HTMLButtonElement>) => void
+}) {
   const { t, i18n } = useTranslation('search')
+  const reasonId = useId()
   return (
     <div className="fixed inset-x-0 bottom-0 z-20 border-t border-slate-200 bg-white px-4 py-3 shadow-[0_-2px_8px_rgb(0_0_0/0.06)] lg:hidden dark:border-slate-700 dark:bg-slate-900">
       <div className="mx-auto flex max-w-7xl items-center justify-between gap-3">
@@ -60,8 +72,13 @@ const BottomBar = memo(function BottomBar({ totalCount, canExport, onExport }: {
           <span className="font-semibold tabular-nums">
             {totalCount !== undefined ? t('count', { count: totalCount, formatted: formatNumber(i18n.language, totalCount) }) : '…'}
           </span>
+          {blockedBy && (
+            <span id={reasonId} className="block text-xs text-red-700 dark:text-red-400">
+              {blockedBy}
+            </span>
+          )}
         </p>
-        <Button className="shrink-0" data-testid="export-open" disabled={!canExport} onClick={onExport}>
+        <Button className="shrink-0" data-testid="export-open" disabled={!canExport} aria-describedby={blockedBy ? reasonId : undefined} onClick={onExport}>
           {t('exportButton')}
         </Button>
       </div>
@@ -104,7 +121,12 @@ export function Component() {
   const data = opening ? undefined : preview.data
   // until the count has caught up with the controls, nothing can be exported (the search id would be the old one's)
   const updating = link.resolving || settling || preview.isFetching || deferredFilters !== filters
-  const canExport = data !== undefined && data.totalCount > 0 && !updating
+  // the cap field's text must be the cap in the address (the one the confirmation offers): while it is
+  // invalid or not read yet, nothing can be exported, and the reason shows beside "Export…"
+  const [capProblem, setCapProblem] = useState<string | null>(null)
+  const capBlockedBy = capProblem || null
+  const capBlockedId = useId()
+  const canExport = data !== undefined && data.totalCount > 0 && !updating && capProblem === null
   // what sits below the count (the sample, the coverage, the export extras) follows a new answer in a
   // render of its own: the count shows first, and a click or keystroke may interrupt the rest
   const settled = useDeferredValue(data)
@@ -112,7 +134,8 @@ export function Component() {
 
   return (
     // on narrow screens the bottom bar below is fixed: the padding keeps it from covering the last content
-    <main className="mx-auto w-full max-w-7xl p-4 pb-24 sm:p-6 sm:pb-24 lg:pb-6">
+    // (a taller bar while it says why "Export…" is off)
+    <main className={`mx-auto w-full max-w-7xl p-4 sm:p-6 lg:pb-6 ${capBlockedBy ? 'pb-40 sm:pb-40' : 'pb-24 sm:pb-24'}`}>
       <Heading />
       {link.dropped && (
         <Alert tone="warning" className="mt-4">
@@ -143,15 +166,26 @@ export function Component() {
             />
           </Card>
           <Card title={labels.export}>
-            <ExportOptions cap={filters.cap} format={filters.format} onChange={setFilters} />
+            <ExportOptions cap={filters.cap} format={filters.format} onChange={setFilters} onCapCheck={setCapProblem} />
             {settled && (
               <Suspense fallback={null}>
                 <ExportExtras filters={deferredFilters} ready={settledReady} onCap={setCap} />
               </Suspense>
             )}
-            <Button className="mt-4 w-full" data-testid="export-open" disabled={!canExport} onClick={openConfirm}>
+            <Button
+              className="mt-4 w-full"
+              data-testid="export-open"
+              disabled={!canExport}
+              aria-describedby={capBlockedBy ? capBlockedId : undefined}
+              onClick={openConfirm}
+            >
               {labels.exportButton}
             </Button>
+            {capBlockedBy && (
+              <p id={capBlockedId} className="mt-2 text-sm text-red-700 dark:text-red-400">
+                {capBlockedBy}
+              </p>
+            )}
             <Button ref={apiButton} variant="ghost" className="mt-2 w-full" onClick={() => setShowingApi(true)}>
               {labels.api}
             </Button>
@@ -170,7 +204,7 @@ export function Component() {
           </Card>
         )}
       </div>
-      <BottomBar totalCount={data?.totalCount} canExport={canExport} onExport={openConfirm} />
+      <BottomBar totalCount={data?.totalCount} canExport={canExport} blockedBy={capBlockedBy} onExport={openConfirm} />
       {showingApi && (
         <Suspense fallback={null}>
           <ApiSnippetsDialog

@@ -108,6 +108,27 @@ describe('sign up', () => {
     expect(screen.getByLabelText('Email')).toHaveAttribute('aria-invalid', 'true')
     expect(screen.getByLabelText('Email')).toHaveFocus()
   })
+
+  it('stops names at 150 characters and an email at 254 (interface part 8), with the count shown near each limit', async () => {
+    renderWithProviders(<SignUpForm />, { route: '/sign-up', path: '/sign-up' })
+    const user = userEvent.setup()
+    const first = screen.getByLabelText('First name')
+    const last = screen.getByLabelText('Last name')
+    const email = screen.getByLabelText('Email')
+    expect(first).toHaveAttribute('maxlength', '150')
+    expect(last).toHaveAttribute('maxlength', '150')
+    expect(email).toHaveAttribute('maxlength', '254')
+    await user.click(first)
+    await user.paste('a'.repeat(100))
+    expect(first).not.toHaveAccessibleDescription(/Characters/)
+    await user.paste('a'.repeat(100))
+    expect(first).toHaveValue('a'.repeat(150))
+    expect(first).toHaveAccessibleDescription('Characters: 150 of 150')
+    await user.click(email)
+    await user.paste(`${'e'.repeat(250)}@example.com`)
+    expect((email as HTMLInputElement).value).toHaveLength(254)
+    expect(email).toHaveAccessibleDescription('Characters: 254 of 254')
+  })
 })
 
 describe('reset password', () => {

@@ -7,9 +7,12 @@ import { z } from 'zod/mini'
  */
 export const PASSWORD_MIN = 8
 export const PASSWORD_MAX = 128
+/** Interface part 8: an email address has at most 254 characters, a first or last name at most 150. */
+export const EMAIL_MAX = 254
+export const NAME_MAX = 150
 
 const email = z.pipe(
-  z.string().check(z.trim(), z.minLength(1, 'validation.emailRequired'), z.maxLength(254, 'validation.emailTooLong')),
+  z.string().check(z.trim(), z.minLength(1, 'validation.emailRequired'), z.maxLength(EMAIL_MAX, 'validation.emailTooLong')),
   z.email('validation.emailInvalid'),
 )
 
@@ -23,7 +26,7 @@ export const signInSchema = z.object({
 })
 export type SignInValues = z.infer<typeof signInSchema>
 
-const name = z.string().check(z.trim(), z.maxLength(150, 'validation.nameTooLong'))
+const name = z.string().check(z.trim(), z.maxLength(NAME_MAX, 'validation.nameTooLong'))
 export const signUpSchema = z.object({ first_name: name, last_name: name, email, password: newPassword })
 export type SignUpValues = z.infer<typeof signUpSchema>
 

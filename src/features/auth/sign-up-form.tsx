@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import { useForm } from 'react-hook-form'
+import { useForm, useWatch } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate, useSearchParams } from 'react-router'
 import { ThrottleNotice, useThrottle } from '@/components/throttle-notice'
@@ -9,17 +9,19 @@ import { TextField } from '@/components/ui/field'
 import { isLanguage } from '@/config/languages'
 import { paths } from '@/config/paths'
 import { errorMessage } from '@/lib/error-message'
+import { formatNumber } from '@/lib/format'
 import { applyFieldErrors } from '@/lib/form-errors'
 import { i18n } from '@/lib/i18n'
 import { signIn } from '@/lib/session'
 import { signUp } from './auth-api'
-import type { SignUpValues } from './schemas'
+import { EMAIL_MAX, NAME_MAX, type SignUpValues } from './schemas'
 import { signUpResolver } from './resolvers'
 import { safeNext } from './safe-next'
 import { useFieldError } from './use-field-error'
 
 export function SignUpForm() {
   const { t } = useTranslation('auth')
+  const { t: tc } = useTranslation('common')
   const fieldError = useFieldError()
   const [params] = useSearchParams()
   const navigate = useNavigate()
@@ -29,11 +31,20 @@ export function SignUpForm() {
     register,
     handleSubmit,
     setError,
+    control,
     formState: { errors, isSubmitting },
   } = useForm<SignUpValues>({
     resolver: signUpResolver,
     defaultValues: { first_name: '', last_name: '', email: '', password: '' },
   })
+  // the interface's limits (part 8): the input stops at them, and the count shows as a value nears one
+  const [firstName, lastName, emailValue] = useWatch({ control, name: ['first_name', 'last_name', 'email'] })
+  const lengthHint = (value: string | undefined, max: number) => {
+    const used = value?.length ?? 0
+    if (used < max * 0.8) return undefined
+    const n = (v: number) => formatNumber(i18n.language, v)
+    return tc('field.length', { used: n(used), max: n(max) })
+  }
 
   const onSubmit = handleSubmit(async (values) => {
     setFormError(null)
@@ -59,8 +70,22 @@ export function SignUpForm() {
         {formError && <Alert tone="error">{formError}</Alert>}
         <ThrottleNotice remainingMs={throttle.remainingMs} />
         <div className="grid gap-4 sm:grid-cols-2">
-          <TextField label={t('fields.firstName')} autoComplete="given-name" maxLength={150} error={fieldError(errors.first_name?.message)} {...register('first_name')} />
-          <TextField label={t('fields.lastName')} autoComplete="family-name" maxLength={150} error={fieldError(errors.last_name?.message)} {...register('last_name')} />
+          <TextField
+            label={t('fields.firstName')}
+            autoComplete="given-name"
+            maxLength={NAME_MAX}
+            hint={lengthHint(firstName, NAME_MAX)}
+            error={fieldError(errors.first_name?.message)}
+            {...register('first_name')}
+          />
+          <TextField
+            label={t('fields.lastName')}
+            autoComplete="family-name"
+            maxLength={NAME_MAX}
+            hint={lengthHint(lastName, NAME_MAX)}
+            error={fieldError(errors.last_name?.message)}
+            {...register('last_name')}
+          />
         </div>
         <TextField
           label={t('fields.email')}
@@ -68,7 +93,8 @@ export function SignUpForm() {
           autoComplete="email"
           inputMode="email"
           required
-          maxLength={254}
+          maxLength={EMAIL_MAX}
+          hint={lengthHint(emailValue, EMAIL_MAX)}
           error={fieldError(errors.email?.message)}
           {...register('email')}
         />

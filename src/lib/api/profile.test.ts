@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { profileSchema } from './profile'
+import { capToSpendExpiring, profileSchema, type CreditLot } from './profile'
 import { plansResponseSchema } from './plans'
 
 const base = {
@@ -81,5 +81,38 @@ describe('plansResponseSchema', () => {
     const plan = { ...base.subscription_plan, price_per_month: 49 }
     expect(plansResponseSchema().parse([plan])[0]?.price_per_month).toBe('49')
     expect(plansResponseSchema().parse({ count: 1, results: [base.subscription_plan] })[0]?.plan_type).toBe('pro')
+  })
+})
+
+describe('credit_lots (extension credit_order)', () => {
+  it('are read in the order the service lists them; a list the dashboard cannot read leaves the profile readable', () => {
+    const lots = [
+      { source: 'purchased', credits: 500, expires_at: '2026-12-03T00:00:00Z' },
+      { source: 'subscription', credits: 1000, expires_at: null },
+    ]
+    expect(profileSchema().parse({ ...base, credit_lots: lots }).credit_lots).toEqual(lots)
+    expect(profileSchema().parse(base).credit_lots).toBeUndefined()
+    const odd = profileSchema().parse({ ...base, credit_lots: [{ source: 'gift', credits: 'many' }] })
+    expect(odd.credit_lots).toBeUndefined()
+    expect(odd.email).toBe('a@example.com')
+  })
+})
+
+const lot = (source: CreditLot['source'], credits: number, expires_at: string | null = null): CreditLot => ({ source, credits, expires_at })
+
+describe('capToSpendExpiring', () => {
+  it('is the expiring amount when those purchased credits come first', () => {
+    expect(capToSpendExpiring([lot('purchased', 500, '2026-12-03T00:00:00Z'), lot('subscription', 1000, '2026-12-20T00:00:00Z')], 500)).toBe(500)
+  })
+
+  it('counts what the service spends before them (subscription credits ending even sooner)', () => {
+    expect(capToSpendExpiring([lot('subscription', 200, '2026-12-02T00:00:00Z'), lot('purchased', 500, '2026-12-03T00:00:00Z')], 500)).toBe(700)
+    // part of a larger lot
+    expect(capToSpendExpiring([lot('subscription', 50), lot('purchased', 300), lot('purchased', 900)], 400)).toBe(450)
+  })
+
+  it('is null when there is nothing to spend or the list does not hold it', () => {
+    expect(capToSpendExpiring([lot('purchased', 10)], 0)).toBeNull()
+    expect(capToSpendExpiring([lot('subscription', 1000), lot('purchased', 10)], 500)).toBeNull()
   })
 })

@@ -27,6 +27,32 @@ const profilePlanSchema = () =>
     z.transform((v): Plan | null => (typeof v === 'string' ? planSchema().parse({ plan_type: v }) : (v ?? null))),
   )
 
+/**
+ * One spendable balance (extension credit_order). The service sends its `expires_at` too (null: never);
+ * the dashboard needs only the order, which is the list's.
+ */
+const creditLotSchema = () => z.looseObject({ source: z.enum(['subscription', 'purchased']), credits: z.number() })
+export type CreditLot = z.output<ReturnType<typeof creditLotSchema>>
+
+/**
+ * The cap that spends the purchased credits about to expire (`expiring`, the interface's
+ * purchased_credits_expiring_soon): they are spent once everything before them in the service's order
+ * (`lots`) is, so the cap counts that too (subscription credits that expire even sooner, say). null
+ * when the list does not hold that many purchased credits.
+ */
+export function capToSpendExpiring(lots: readonly CreditLot[], expiring: number): number | null {
+  if (expiring <= 0) return null
+  let spent = 0
+  let purchased = 0
+  for (const lot of lots) {
+    const credits = Math.max(0, lot.credits)
+    if (lot.source === 'purchased' && purchased + credits >= expiring) return spent + (expiring - purchased)
+    spent += credits
+    if (lot.source === 'purchased') purchased += credits
+  }
+  return null
+}
+
 /** User (interface 2.1), tolerant: extra fields pass, missing optional ones get neutral values. */
 export const profileSchema = lazySchema(() =>
   z.looseObject({
@@ -45,6 +71,9 @@ export const profileSchema = lazySchema(() =>
     // extensions (issue 9): absent on a service without them, and then nothing is shown
     email_confirmed: z.optional(z.boolean()),
     pending_email: z.optional(z.nullable(z.string())),
+    // extension credit_order (issue 21): the spendable balances in the order an export spends them; a
+    // list the dashboard cannot read is as good as none (the profile itself must still load)
+    credit_lots: z.catch(z.optional(z.array(creditLotSchema())), undefined),
     // an unknown code from a newer service must not break the page: treat it as English
     preferred_language: z.pipe(
       z.optional(z.nullable(z.string())),
@@ -72,9 +101,11 @@ export const profileKeys = {
   me: () => [...profileKeys.all, 'me'] as const,
 }
 
-export const getProfile = (signal?: AbortSignal) => api('/api/user/profile', { schema: profileSchema, signal })
+export const getProfile = (signal?: AbortSignal) => api('/api/user/profile/', { schema: profileSchema, signal })
 
-export const updateProfile = (changes: ProfileUpdate) => api('/api/user/profile', { method: 'PATCH', body: changes, schema: profileSchema })
+// keepalive: a change (a language chosen just before a reload, above all) is not cut off when the page is left
+export const updateProfile = (changes: ProfileUpdate) =>
+  api('/api/user/profile/', { method: 'PATCH', body: changes, schema: profileSchema, keepalive: true })
 
 export const profileOptions = () =>
   queryOptions({

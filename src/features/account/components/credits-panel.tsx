@@ -2,11 +2,13 @@ import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { Alert } from '@/components/ui/alert'
 import { paths } from '@/config/paths'
+import { useCapability } from '@/lib/api/capabilities'
 import type { Profile } from '@/lib/api/profile'
 import { formatDate, formatNumber } from '@/lib/format'
 
 export function CreditsPanel({ profile }: { profile: Profile }) {
   const { t, i18n } = useTranslation('account')
+  const spendsExpiringFirst = useCapability('credit_order')
   const lng = i18n.language
   const n = (v: number) => formatNumber(lng, v)
   const plan = profile.subscription_plan
@@ -72,7 +74,13 @@ export function CreditsPanel({ profile }: { profile: Profile }) {
         </div>
       </dl>
       {profile.purchased_credits_expiring_soon > 0 && (
-        <Alert tone="warning">{t('credits.expiringSoon', { count: profile.purchased_credits_expiring_soon, n: n(profile.purchased_credits_expiring_soon) })}</Alert>
+        <Alert tone="warning">
+          {/* "use them first" only from a service that spends the credits that expire first (extension credit_order) */}
+          {t(spendsExpiringFirst ? 'credits.expiringSoon' : 'credits.expiringFact', {
+            count: profile.purchased_credits_expiring_soon,
+            n: n(profile.purchased_credits_expiring_soon),
+          })}
+        </Alert>
       )}
     </div>
   )

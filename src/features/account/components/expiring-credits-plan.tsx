@@ -7,7 +7,7 @@ import { Spinner } from '@/components/ui/spinner'
 import { paths } from '@/config/paths'
 import { requestDelta } from '@/features/history/api/download-delta'
 import { searchHistoryOptions } from '@/features/history/api/get-search-history'
-import { historyKeys } from '@/features/history/history-keys'
+import { historyKeys } from '@/api/history/keys'
 import { formatDate, formatNumber } from '@/lib/format'
 
 /** At most this many recent exports are asked for a free fresh-data dry run (bounded in requests). */
@@ -18,7 +18,7 @@ export const FRESH_CANDIDATES = 5
  * Fresh-data exports of recent searches whose free dry run costs no more than the expiring amount, and
  * a search capped to it. Each way leads to the usual confirmation; nothing here charges anything.
  */
-export function ExpiringCreditsPlan({ expiring }: { expiring: number }) {
+export function ExpiringCreditsPlan({ expiring, capTo }: { expiring: number; capTo: number }) {
   const { t, i18n } = useTranslation('account')
   const n = (v: number) => formatNumber(i18n.language, v)
   const location = useLocation()
@@ -27,18 +27,24 @@ export function ExpiringCreditsPlan({ expiring }: { expiring: number }) {
   useEffect(() => {
     if (location.hash === '#expiring') root.current?.scrollIntoView({ block: 'start' })
   }, [location.hash])
-  const history = useQuery(searchHistoryOptions(1, 20))
-  const candidates = (history.data?.results ?? []).filter((e) => e.status.toUpperCase() === 'COMPLETED').slice(0, FRESH_CANDIDATES)
+  // `capTo`: the cap that spends them, in the service's order (more than `expiring` when credits that expire
+  // even sooner are spent before them). A fresh-data export cannot be capped, so it uses exactly them only
+  // when they are spent first: only then are recent exports asked for one.
+  const purchasedFirst = capTo === expiring
+  const history = useQuery({ ...searchHistoryOptions(1, 20), enabled: purchasedFirst })
+  const candidates = purchasedFirst
+    ? (history.data?.results ?? []).filter((e) => e.status.toUpperCase() === 'COMPLETED').slice(0, FRESH_CANDIDATES)
+    : []
   const checks = useQueries({
     queries: candidates.map((e) => ({
-      queryKey: historyKeys.freshDryRun(Number(e.search_id)),
+      queryKey: historyKeys.freshDryRun(e.search_id),
       // dry_run: validates only, charges nothing (decisions.md)
-      queryFn: () => requestDelta(Number(e.search_id), true),
+      queryFn: () => requestDelta(e.search_id, true),
       staleTime: 60_000,
       retry: false,
     })),
   })
-  const checking = history.isPending || checks.some((c) => c.isPending)
+  const checking = purchasedFirst && (history.isPending || checks.some((c) => c.isPending))
   const fits = candidates
     .map((entry, i) => ({ entry, verdict: checks[i]?.data }))
     .filter(({ verdict }) => verdict && verdict.validation_code === 'ok' && verdict.required_credits > 0 && verdict.required_credits <= expiring)
@@ -59,8 +65,8 @@ export function ExpiringCreditsPlan({ expiring }: { expiring: number }) {
           </li>
         ))}
         <li>
-          <Link to={`${paths.search}?cap=${expiring}`} className={buttonClass('secondary')}>
-            {t('expiring.search', { formatted: n(expiring) })}
+          <Link to={`${paths.search}?cap=${capTo}`} className={buttonClass('secondary')}>
+            {t('expiring.search', { formatted: n(capTo) })}
           </Link>
         </li>
       </ul>

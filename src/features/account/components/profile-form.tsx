@@ -9,9 +9,9 @@ import { SelectField, TextField } from '@/components/ui/field'
 import { type Profile, type ProfileUpdate } from '@/lib/api/profile'
 import { useUpdateProfile } from '../api/update-profile'
 import { ApiError } from '@/lib/api-client'
-import { languagesByOwnName } from '@/lib/format'
+import { formatNumber, languagesByOwnName } from '@/lib/format'
 import { changeLanguage } from '@/lib/i18n'
-import { isProfileErrorKey, profileFormSchema, type ProfileForm as ProfileFormValues } from '../profile-form-schema'
+import { EMAIL_MAX, isProfileErrorKey, NAME_MAX, profileFormSchema, type ProfileForm as ProfileFormValues } from '../profile-form-schema'
 
 const FIELDS = ['first_name', 'last_name', 'email', 'preferred_language'] as const
 /** Fields the service may name in a 400: the form's own plus the password an email change needs. */
@@ -21,7 +21,8 @@ const ERROR_FIELDS = [...FIELDS, 'current_password'] as const
 
 /** Rendered once the profile is loaded; takes it as the form's default values. */
 export function ProfileForm({ profile }: { profile: Profile }) {
-  const { t } = useTranslation('account')
+  const { t, i18n } = useTranslation('account')
+  const { t: tc } = useTranslation('common')
   const update = useUpdateProfile()
   const [status, setStatus] = useState<'idle' | 'saved' | 'unchanged'>('idle')
   const {
@@ -41,8 +42,16 @@ export function ProfileForm({ profile }: { profile: Profile }) {
     },
   })
 
+  const [firstName, lastName, email] = useWatch({ control, name: ['first_name', 'last_name', 'email'] })
   // a new sign-in address needs the current password (a service extension; harmless without it)
-  const emailChanging = (useWatch({ control, name: 'email' }) ?? '').trim().toLowerCase() !== profile.email.toLowerCase()
+  const emailChanging = (email ?? '').trim().toLowerCase() !== profile.email.toLowerCase()
+  // the interface's limits (part 8): the input stops at them, and the count shows as a value nears one
+  const lengthHint = (value: string | undefined, max: number) => {
+    const used = value?.length ?? 0
+    if (used < max * 0.8) return undefined
+    const n = (v: number) => formatNumber(i18n.language, v)
+    return tc('field.length', { used: n(used), max: n(max) })
+  }
 
   const message = (field: (typeof ERROR_FIELDS)[number]) => {
     const m = errors[field]?.message
@@ -94,10 +103,35 @@ export function ProfileForm({ profile }: { profile: Profile }) {
   return (
     <form onSubmit={handleSubmit(onSubmit)} noValidate className="space-y-4">
       <div className="grid gap-4 sm:grid-cols-2">
-        <TextField label={t('profile.firstName')} dir="auto" autoComplete="given-name" error={message('first_name')} {...register('first_name')} />
-        <TextField label={t('profile.lastName')} dir="auto" autoComplete="family-name" error={message('last_name')} {...register('last_name')} />
+        <TextField
+          label={t('profile.firstName')}
+          dir="auto"
+          autoComplete="given-name"
+          maxLength={NAME_MAX}
+          hint={lengthHint(firstName, NAME_MAX)}
+          error={message('first_name')}
+          {...register('first_name')}
+        />
+        <TextField
+          label={t('profile.lastName')}
+          dir="auto"
+          autoComplete="family-name"
+          maxLength={NAME_MAX}
+          hint={lengthHint(lastName, NAME_MAX)}
+          error={message('last_name')}
+          {...register('last_name')}
+        />
       </div>
-      <TextField label={t('profile.email')} type="email" dir="ltr" autoComplete="email" error={message('email')} {...register('email')} />
+      <TextField
+        label={t('profile.email')}
+        type="email"
+        dir="ltr"
+        autoComplete="email"
+        maxLength={EMAIL_MAX}
+        hint={lengthHint(email, EMAIL_MAX)}
+        error={message('email')}
+        {...register('email')}
+      />
       {profile.pending_email && !emailChanging && (
         <Alert tone="info">
           {withIsolated((email) => t('profile.pending', { email }), profile.pending_email)}

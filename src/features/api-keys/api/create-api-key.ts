@@ -13,9 +13,10 @@ export const createApiKeyFormSchema = (now: () => number = Date.now) =>
       z.refine((v) => v === '' || !Number.isNaN(endOfLocalDay(v).getTime()), { message: 'invalid' }),
       z.refine((v) => v === '' || endOfLocalDay(v).getTime() > now(), { message: 'past' }),
     ),
-    // extension scoped_api_keys: what the key may do, and an optional monthly credit cap (a whole number)
+    // extension scoped_api_keys: what the key may do, and an optional monthly credit cap, read in the
+    // person's language by the form (lib/parse-number.ts) and handed here as plain digits
     scope: z.enum(['read', 'export']),
-    cap: z.string().check(z.refine((v) => v.trim() === '' || parseCap(v) !== null, { message: 'capInvalid' })),
+    cap: z.string(),
   })
 export type CreateApiKeyForm = z.infer<ReturnType<typeof createApiKeyFormSchema>>
 
@@ -27,13 +28,6 @@ export function endOfLocalDay(day: string): Date {
 }
 
 export const MAX_CAP = 1_000_000_000
-/** "1 500" or "1500" → 1500; null unless a whole number from 1 to MAX_CAP. */
-export function parseCap(v: string): number | null {
-  const digits = v.replace(/[\s\u00a0\u202f.,'’]/g, '')
-  if (!/^\d+$/.test(digits)) return null
-  const n = Number(digits)
-  return n >= 1 && n <= MAX_CAP ? n : null
-}
 
 export const createdApiKeySchema = z.object({ token: z.string(), api_key: apiKeySchema })
 export type CreatedApiKey = z.infer<typeof createdApiKeySchema>
@@ -46,10 +40,10 @@ export function createApiKey({ form, scoped }: { form: CreateApiKeyForm; scoped:
   const body: Record<string, unknown> = form.expiry ? { expiry: endOfLocalDay(form.expiry).toISOString() } : {}
   if (scoped) {
     body.scope = form.scope
-    const cap = parseCap(form.cap)
-    if (cap !== null) body.monthly_credit_cap = cap
+    // plain digits only: the form has read the person's number already (never "2.5" as 25)
+    if (/^\d+$/.test(form.cap)) body.monthly_credit_cap = Number(form.cap)
   }
-  return api('/api/user/api-keys', { method: 'POST', body, schema: createdApiKeySchema })
+  return api('/api/user/api-keys/', { method: 'POST', body, schema: createdApiKeySchema })
 }
 
 export function useCreateApiKey() {

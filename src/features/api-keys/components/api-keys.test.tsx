@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { http, HttpResponse } from 'msw'
 import { describe, expect, it, vi } from 'vitest'
+import { changeLanguage } from '@/lib/i18n'
 import { server } from '@/testing/msw-server'
 import { renderWithProviders } from '@/testing/render'
 import { createApiKeyFormSchema, endOfLocalDay } from '../api/create-api-key'
@@ -197,21 +198,68 @@ describe('scoped keys (extension scoped_api_keys)', () => {
     expect(posted).toEqual([{ scope: 'read' }])
   })
 
-  it('an export key with a cap: a cap that is not a whole number is refused before sending; "1 500" is sent as 1500', async () => {
+  it('an export key with a cap: what is not a whole number is refused as it is typed, with the reason, and the key is not made; "1 500" is sent as 1500', async () => {
     withScopes()
     const { posted } = serveKeys([])
     renderWithProviders(<ApiKeysPage />)
     await userEvent.click(await screen.findByRole('radio', { name: /Also start exports/ }))
     const cap = screen.getByLabelText('Monthly credit cap (optional)')
-    await userEvent.type(cap, '12.5x')
-    await userEvent.click(screen.getByRole('button', { name: 'Create key' }))
-    expect(await screen.findByText('Enter a whole number of credits from 1 to 1,000,000,000.')).toBeInTheDocument()
+    const create = screen.getByRole('button', { name: 'Create key' })
+    for (const [typed, reason] of [
+      ['12.5x', 'Enter a whole number, like 10,000.'],
+      // issue 21: "2.5" was saved as 25
+      ['2.5', 'Enter a whole number without decimals, like 10,000.'],
+      ['1.000', 'Enter a whole number without decimals, like 10,000.'],
+      ['0', 'Enter a whole number of credits from 1 to 1,000,000,000.'],
+      ['2000000000', 'Enter a whole number of credits from 1 to 1,000,000,000.'],
+    ] as const) {
+      await userEvent.clear(cap)
+      await userEvent.type(cap, typed)
+      expect(await screen.findByText(reason)).toBeInTheDocument()
+      expect(cap).toHaveAttribute('aria-invalid', 'true')
+      expect(create).toBeDisabled()
+    }
+    await userEvent.click(create)
     expect(posted).toEqual([])
     await userEvent.clear(cap)
     await userEvent.type(cap, '1 500')
-    await userEvent.click(screen.getByRole('button', { name: 'Create key' }))
+    expect(screen.getByTestId('cap-understood')).toHaveTextContent('Monthly cap: 1,500 credits')
+    await userEvent.click(create)
     await screen.findByRole('dialog')
     expect(posted).toEqual([{ scope: 'export', monthly_credit_cap: 1500 }])
+  })
+
+  it('reads the cap in the person’s language: German "1.000" is sent as 1000, "2,5" is refused', async () => {
+    withScopes()
+    const { posted } = serveKeys([])
+    await changeLanguage('de')
+    try {
+      renderWithProviders(<ApiKeysPage />)
+      await userEvent.click(await screen.findByRole('radio', { name: /Auch Exporte starten/ }))
+      const cap = screen.getByLabelText('Monatliches Credit-Limit (optional)')
+      await userEvent.type(cap, '2,5')
+      expect(screen.getByRole('button', { name: 'Schlüssel erstellen' })).toBeDisabled()
+      await userEvent.clear(cap)
+      await userEvent.type(cap, '1.000')
+      expect(screen.getByTestId('cap-understood')).toHaveTextContent('1.000')
+      await userEvent.click(screen.getByRole('button', { name: 'Schlüssel erstellen' }))
+      await screen.findByRole('dialog')
+      expect(posted).toEqual([{ scope: 'export', monthly_credit_cap: 1000 }])
+    } finally {
+      await changeLanguage('en')
+    }
+  })
+
+  it('a cap typed for an export key is not sent, nor checked, once the key is made read-only', async () => {
+    withScopes()
+    const { posted } = serveKeys([])
+    renderWithProviders(<ApiKeysPage />)
+    await userEvent.click(await screen.findByRole('radio', { name: /Also start exports/ }))
+    await userEvent.type(screen.getByLabelText('Monthly credit cap (optional)'), 'abc')
+    await userEvent.click(screen.getByRole('radio', { name: /Search and download only/ }))
+    await userEvent.click(screen.getByRole('button', { name: 'Create key' }))
+    await screen.findByRole('dialog')
+    expect(posted).toEqual([{ scope: 'read' }])
   })
 
   it("lists each key's rights and what it spent this month of its cap", async () => {

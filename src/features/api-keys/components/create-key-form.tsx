@@ -1,7 +1,8 @@
 import { zodResolver } from '@hookform/resolvers/zod'
-import { lazy, Suspense, useMemo } from 'react'
+import { lazy, Suspense, useCallback, useMemo } from 'react'
 import { Controller, useForm, useWatch } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
+import { z } from 'zod/mini'
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { TextField } from '@/components/ui/field'
@@ -9,6 +10,7 @@ import { ApiError } from '@/lib/api-client'
 import { useCapabilityInfo } from '@/lib/api/capabilities'
 import { formatNumber } from '@/lib/format'
 import { errorMessage } from '@/lib/error-message'
+import { parseWholeNumber, type WholeNumber } from '@/lib/parse-number'
 import { createApiKeyFormSchema, MAX_CAP, useCreateApiKey, type CreateApiKeyForm, type CreatedApiKey } from '../api/create-api-key'
 
 // React Aria's date picker (≈ 50 KB gz with its 30 languages' strings) loads beside the page, so the
@@ -26,10 +28,25 @@ const parseLocalDay = (v: string | undefined) => {
 /** `atLimit`: the account holds the most active keys the service allows (the button stays off, the reason shows). */
 export function CreateKeyForm({ onCreated, atLimit = false }: { onCreated: (created: CreatedApiKey) => void; atLimit?: boolean }) {
   const { t, i18n } = useTranslation('apikeys')
+  const lng = i18n.language
   const create = useCreateApiKey()
-  const schema = useMemo(() => createApiKeyFormSchema(), [])
+  // the credit cap is read as the person wrote it, in their language (lib/parse-number.ts: "1.000" is a
+  // thousand in German, "2.5" is refused rather than saved as 25), and only for a key that exports
+  const readCap = useCallback((text: string) => parseWholeNumber(text, lng, { max: MAX_CAP }), [lng])
+  const schema = useMemo(
+    () =>
+      z.extend(createApiKeyFormSchema(), { cap: z.string() }).check(
+        z.superRefine((v, ctx) => {
+          if (v.scope !== 'export') return
+          const cap = readCap(v.cap)
+          if (!cap.ok && cap.reason !== 'empty') ctx.addIssue({ code: 'custom', path: ['cap'], message: cap.reason, input: v.cap })
+        }),
+      ),
+    [readCap],
+  )
   // extension scoped_api_keys: read-only or export keys, with an optional monthly credit cap
-  const scoped = useCapabilityInfo('scoped_api_keys') !== null
+  // nothing of it shows or is sent while the capabilities are still being asked (undefined)
+  const scoped = Boolean(useCapabilityInfo('scoped_api_keys'))
   const {
     handleSubmit,
     setError,
@@ -43,9 +60,12 @@ export function CreateKeyForm({ onCreated, atLimit = false }: { onCreated: (crea
     defaultValues: { expiry: '', scope: 'read', cap: '' },
   })
 
-  const onSubmit = (values: CreateApiKeyForm) =>
+  const onSubmit = (values: CreateApiKeyForm) => {
+    // sent as the number it was read as (plain digits), and no cap for a read-only key
+    const cap = readCap(values.cap)
+    const form = { ...values, cap: values.scope === 'export' && cap.ok ? String(cap.value) : '' }
     create.mutate(
-      { form: values, scoped },
+      { form, scoped },
       {
         onSuccess: (created) => {
           reset()
@@ -65,8 +85,35 @@ export function CreateKeyForm({ onCreated, atLimit = false }: { onCreated: (crea
         },
       },
     )
-  const capText =
-    errors.cap?.message === 'capInvalid' ? t('create.capInvalid', { max: formatNumber(i18n.language, MAX_CAP) }) : errors.cap?.message
+  }
+  const scope = useWatch({ control, name: 'scope' })
+  // the cap as it is read while it is typed: the number understood, or why none is
+  const capVerdict: WholeNumber = readCap(useWatch({ control, name: 'cap' }) ?? '')
+  const capShown = scoped && scope === 'export'
+  const capProblem = capShown && !capVerdict.ok && capVerdict.reason !== 'empty' ? capVerdict.reason : null
+  const problemText = (problem: string) =>
+    problem === 'tooSmall' || problem === 'tooLarge'
+      ? t('create.capInvalid', { max: formatNumber(lng, MAX_CAP) })
+      : problem === 'decimal'
+        ? t('create.capDecimal', { example: formatNumber(lng, 10_000) })
+        : problem === 'grouping'
+          ? t('create.capGrouping', { example: formatNumber(lng, 10_000) })
+          : problem === 'notANumber'
+            ? t('create.capNotANumber', { example: formatNumber(lng, 10_000) })
+            : problem
+  // what is wrong while typing; else what the last check or the service said (a service's words as sent)
+  const capError = capProblem ?? errors.cap?.message
+  const capText = capError ? problemText(capError) : undefined
+  const capHint = (
+    <>
+      {t('create.capHint')}
+      {capVerdict.ok && (
+        <span className="mt-0.5 block font-medium" data-testid="cap-understood">
+          {t('create.capUnderstood', { count: capVerdict.value, formatted: formatNumber(lng, capVerdict.value) })}
+        </span>
+      )}
+    </>
+  )
 
   const expiryError = errors.expiry?.message
   const expiryText = expiryError === 'past' ? t('create.past') : expiryError === 'invalid' ? t('create.invalid') : expiryError
@@ -80,7 +127,6 @@ export function CreateKeyForm({ onCreated, atLimit = false }: { onCreated: (crea
       })
   const failure = create.error
   const fieldError = failure instanceof ApiError && ['expiry', 'scope', 'monthly_credit_cap'].some((f) => failure.fieldErrors[f])
-  const scope = useWatch({ control, name: 'scope' })
   const otherError = create.isError && !fieldError
 
   return (
@@ -136,7 +182,7 @@ export function CreateKeyForm({ onCreated, atLimit = false }: { onCreated: (crea
           {scope === 'export' && (
             <TextField
               label={t('create.cap')}
-              hint={t('create.capHint')}
+              hint={capHint}
               error={capText}
               inputMode="numeric"
               autoComplete="off"
@@ -147,7 +193,8 @@ export function CreateKeyForm({ onCreated, atLimit = false }: { onCreated: (crea
         </>
       )}
       {otherError && <Alert tone="error">{t('create.error', { detail: errorMessage(create.error) })}</Alert>}
-      <Button type="submit" loading={create.isPending} disabled={atLimit}>
+      {/* a cap that cannot be read keeps the key from being made: its reason shows on the field above */}
+      <Button type="submit" loading={create.isPending} disabled={atLimit || capProblem !== null}>
         {create.isPending ? t('create.submitting') : t('create.submit')}
       </Button>
     </form>

@@ -49,10 +49,10 @@ describe('export confirmation', () => {
     await screen.findByTestId('export-cost')
     expect(dialog).toHaveTextContent('capped at 120')
     expect(screen.getByTestId('export-cost')).toHaveTextContent('120 credits')
-    expect(dialog).toHaveTextContent(/From your subscription credits\s*100/)
-    expect(dialog).toHaveTextContent(/From your purchased credits\s*20/)
+    // the interface does not say which balance pays: the total afterwards, no split (issue 21)
     expect(screen.getByTestId('balance-after')).toHaveTextContent('20 credits')
-    expect(dialog).toHaveTextContent('0 subscription + 20 purchased')
+    expect(dialog).not.toHaveTextContent('From your')
+    expect(dialog).not.toHaveTextContent('subscription +')
     expect(dialog).toHaveTextContent('The download link works for 14 days.')
     expect(screen.getByText('Excel (XLSX)').tagName).toBe('BDI')
 

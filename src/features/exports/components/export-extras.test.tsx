@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event'
 import { http, HttpResponse } from 'msw'
 import { describe, expect, it, vi } from 'vitest'
 import { emptyFilters } from '@/features/search/filters'
+import { capabilitiesOptions } from '@/lib/api/capabilities'
 import { profileOptions, profileSchema } from '@/lib/api/profile'
 import { changeLanguage } from '@/lib/i18n'
 import { server } from '@/testing/msw-server'
@@ -93,11 +94,34 @@ describe('export extensions in the search builder', () => {
     }
   })
 
-  it('offers to cap the export to purchased credits that expire within 7 days, also without extensions', async () => {
-    const onCap = vi.fn()
-    renderWithProviders(<ExportExtras filters={filters} ready onCap={onCap} />, { queryClient: signedIn(7, { purchased_credits_expiring_soon: 40 }) })
+  it('states the purchased credits that expire within 7 days, but offers no cap for them when the service does not say which credits it spends first', async () => {
+    const { queryClient } = renderWithProviders(<ExportExtras filters={filters} ready onCap={() => {}} />, {
+      queryClient: signedIn(7, { purchased_credits_expiring_soon: 40, credit_lots: [{ source: 'purchased', credits: 40, expires_at: '2026-12-03T00:00:00Z' }] }),
+    })
     expect(await screen.findByTestId('expiring-hint')).toHaveTextContent('Purchased credits expiring within 7 days: 40')
-    await userEvent.click(screen.getByRole('button', { name: 'Cap this export at 40' }))
+    await waitFor(() => expect(queryClient.getQueryState(capabilitiesOptions().queryKey)?.status).toBe('success'))
+    expect(screen.queryByRole('button', { name: /Cap this export/ })).toBeNull()
+  })
+
+  it('with credit_order, caps the export to spend them: in the service’s order, counting what it spends before them', async () => {
+    server.use(http.get('*/api/capabilities/', () => HttpResponse.json({ credit_order: { version: 1, order: 'earliest_expiry_first' } })))
+    const onCap = vi.fn()
+    const lots = [
+      { source: 'purchased', credits: 40, expires_at: '2026-12-03T00:00:00Z' },
+      { source: 'subscription', credits: 500, expires_at: '2026-12-20T00:00:00Z' },
+    ]
+    const { unmount } = renderWithProviders(<ExportExtras filters={filters} ready onCap={onCap} />, {
+      queryClient: signedIn(7, { purchased_credits_expiring_soon: 40, credit_lots: lots }),
+    })
+    await userEvent.click(await screen.findByRole('button', { name: 'Cap this export at 40' }))
     expect(onCap).toHaveBeenCalledWith(40)
+    unmount()
+
+    // subscription credits ending even sooner are spent before them: the cap counts those too
+    renderWithProviders(<ExportExtras filters={filters} ready onCap={onCap} />, {
+      queryClient: signedIn(7, { purchased_credits_expiring_soon: 40, credit_lots: [{ ...lots[1], expires_at: '2026-12-02T00:00:00Z', credits: 25 }, lots[0]] }),
+    })
+    await userEvent.click(await screen.findByRole('button', { name: 'Cap this export at 65' }))
+    expect(onCap).toHaveBeenLastCalledWith(65)
   })
 })

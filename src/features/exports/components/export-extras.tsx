@@ -4,7 +4,8 @@ import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/ui/button'
 import { previewQuery, type ExportFormat, type SearchFilters } from '@/features/search/filters'
 import { formatNumber } from '@/lib/format'
-import { useProfile } from '@/lib/api/profile'
+import { useCapability } from '@/lib/api/capabilities'
+import { capToSpendExpiring, useProfile, type CreditLot } from '@/lib/api/profile'
 import { loadPageNamespaces } from '@/lib/i18n'
 import { ownedOptions } from '../api/owned'
 import { useExportExtensions, useFileOptions, type ExportExtensions } from '../file-options'
@@ -23,12 +24,13 @@ const FileOptionsPanel = lazy(() =>
  */
 export function ExportExtras({ filters, ready, onCap }: { filters: SearchFilters; ready: boolean; onCap: (cap: number) => void }) {
   const ext = useExportExtensions()
-  const expiring = useProfile().data?.purchased_credits_expiring_soon ?? 0
+  const profile = useProfile().data
+  const expiring = profile?.purchased_credits_expiring_soon ?? 0
   const any = ext && (ext.skipOwned || ext.columns || ext.fileLocale)
   if (!any && expiring <= 0) return null
   return (
     <div className="mt-4 space-y-4 border-t border-slate-200 pt-4 dark:border-slate-700">
-      {expiring > 0 && <ExpiringCredits expiring={expiring} cap={filters.cap} onCap={onCap} />}
+      {expiring > 0 && <ExpiringCredits expiring={expiring} lots={profile?.credit_lots} cap={filters.cap} onCap={onCap} />}
       {ext?.skipOwned && <OwnedLeads filters={filters} ready={ready} />}
       {ext && (ext.columns || ext.fileLocale) && <FileOptions ext={ext} format={filters.format} />}
     </div>
@@ -60,16 +62,24 @@ function FileOptions({ ext, format }: { ext: ExportExtensions; format: ExportFor
   )
 }
 
-/** Purchased credits about to expire: one click caps this export to exactly them (charged only after the confirmation). */
-function ExpiringCredits({ expiring, cap, onCap }: { expiring: number; cap: number | null; onCap: (cap: number) => void }) {
+/**
+ * Purchased credits about to expire. One click caps this export to spend exactly them (charged only after
+ * the confirmation), offered only when the service says it spends the credits that expire first
+ * (extension credit_order) and lists its balances in that order: the cap then counts whatever it spends
+ * before them. Without that promise only the fact is stated: the export might be paid from the
+ * subscription and leave them to expire.
+ */
+function ExpiringCredits({ expiring, lots, cap, onCap }: { expiring: number; lots: readonly CreditLot[] | undefined; cap: number | null; onCap: (cap: number) => void }) {
   const { t, i18n } = useTranslation('search')
   const formatted = formatNumber(i18n.language, expiring)
+  const spendsExpiringFirst = useCapability('credit_order')
+  const capTo = spendsExpiringFirst && lots ? capToSpendExpiring(lots, expiring) : null
   return (
     <div className="space-y-2 rounded-md bg-amber-50 p-3 text-sm text-amber-900 dark:bg-amber-950/40 dark:text-amber-100" data-testid="expiring-hint">
       <p>{t('exportFile.expiringHint', { formatted })}</p>
-      {cap !== expiring && (
-        <Button variant="secondary" onClick={() => onCap(expiring)}>
-          {t('exportFile.expiringCap', { formatted })}
+      {capTo !== null && cap !== capTo && (
+        <Button variant="secondary" onClick={() => onCap(capTo)}>
+          {t('exportFile.expiringCap', { formatted: formatNumber(i18n.language, capTo) })}
         </Button>
       )}
     </div>

@@ -1,4 +1,4 @@
-import { useForm } from 'react-hook-form'
+import { useForm, useWatch } from 'react-hook-form'
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { z } from 'zod/mini'
@@ -16,7 +16,7 @@ import type { HistoryEntry } from '../api/get-search-history'
  * "N new since your last export" for a watched search, from its free dry run; one click opens the
  * fresh-data confirmation (nothing is charged before it). `news`: undefined while checking.
  */
-export function WatchedNews({ entry, news, onFresh }: { entry: HistoryEntry; news: number | undefined; onFresh: (id: number) => void }) {
+export function WatchedNews({ entry, news, onFresh }: { entry: HistoryEntry; news: number | undefined; onFresh: (id: string) => void }) {
   const { t, i18n } = useTranslation('history')
   if (!entry.watched) return null
   if (news === undefined) return <p className="mt-3 text-sm text-slate-600 dark:text-slate-400">{t('watch.checking')}</p>
@@ -65,6 +65,7 @@ export function WatchControls({ entry, nameMax }: { entry: HistoryEntry; nameMax
 
 function RenameForm({ entry, nameMax, onDone }: { entry: HistoryEntry; nameMax: number; onDone: () => void }) {
   const { t, i18n } = useTranslation('history')
+  const { t: tc } = useTranslation('common')
   const update = useUpdateHistoryEntry()
   const schema = z.object({ name: z.string().check(z.trim(), z.maxLength(nameMax, 'tooLong')) })
   const {
@@ -72,8 +73,11 @@ function RenameForm({ entry, nameMax, onDone }: { entry: HistoryEntry; nameMax: 
     handleSubmit,
     setError,
     setFocus,
+    control,
     formState: { errors },
   } = useForm<{ name: string }>({ resolver: zodResolver(schema), defaultValues: { name: entry.name ?? '' } })
+  // the service's limit (watched_searches.name_max_length): the input stops at it, and the count shows near it
+  const used = (useWatch({ control, name: 'name' }) ?? '').length
   // the field the person asked for takes the focus
   useEffect(() => setFocus('name'), [setFocus])
   const onSubmit = ({ name }: { name: string }) =>
@@ -91,10 +95,19 @@ function RenameForm({ entry, nameMax, onDone }: { entry: HistoryEntry; nameMax: 
     <form onSubmit={handleSubmit(onSubmit)} noValidate className="flex w-full flex-wrap items-end gap-2">
       <TextField
         label={t('watch.nameLabel')}
-        hint={t('watch.nameHint')}
+        hint={
+          <>
+            {t('watch.nameHint')}
+            {used >= nameMax * 0.8 && (
+              <span className="mt-0.5 block" data-testid="name-length">
+                {tc('field.length', { used: formatNumber(i18n.language, used), max: formatNumber(i18n.language, nameMax) })}
+              </span>
+            )}
+          </>
+        }
         error={message ?? errors.root?.message}
         className="min-w-0 flex-1"
-        maxLength={nameMax + 20}
+        maxLength={nameMax}
         {...register('name')}
       />
       <Button type="submit" loading={update.isPending}>

@@ -51,7 +51,7 @@ export type WebhookWithSecret = z.infer<typeof webhookWithSecretSchema>
 
 /** `POST {url, events}` → 201 with the secret, shown once. */
 export function createWebhook(form: CreateWebhookForm) {
-  return api('/api/user/webhooks', { method: 'POST', body: { url: form.url.trim(), events: form.events }, schema: webhookWithSecretSchema })
+  return api('/api/user/webhooks/', { method: 'POST', body: { url: form.url.trim(), events: form.events }, schema: webhookWithSecretSchema })
 }
 
 export function useCreateWebhook() {

@@ -8,7 +8,7 @@ import { webhooksOptions } from './get-webhooks'
  */
 export async function deleteWebhook(id: string): Promise<void> {
   try {
-    await api<undefined>(`/api/user/webhooks/${encodeURIComponent(id)}`, { method: 'DELETE' })
+    await api<undefined>(`/api/user/webhooks/${encodeURIComponent(id)}/`, { method: 'DELETE' })
   } catch (e) {
     if (!(e instanceof ApiError && e.status === 404)) throw e
   }

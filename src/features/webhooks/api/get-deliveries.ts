@@ -31,7 +31,7 @@ export type Delivery = z.infer<typeof deliverySchema>
 export const DELIVERIES_SHOWN = 10
 
 export function getDeliveries(id: string, { signal }: { signal?: AbortSignal } = {}) {
-  return api(`/api/user/webhooks/${encodeURIComponent(id)}/deliveries`, {
+  return api(`/api/user/webhooks/${encodeURIComponent(id)}/deliveries/`, {
     query: { limit: DELIVERIES_SHOWN },
     schema: z.array(deliverySchema),
     signal,

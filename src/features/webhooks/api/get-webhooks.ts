@@ -15,7 +15,7 @@ export const webhookSchema = z.object({
 export type Webhook = z.infer<typeof webhookSchema>
 
 export function getWebhooks({ signal }: { signal?: AbortSignal } = {}) {
-  return api('/api/user/webhooks', { schema: z.array(webhookSchema), signal })
+  return api('/api/user/webhooks/', { schema: z.array(webhookSchema), signal })
 }
 
 export const webhooksOptions = () =>

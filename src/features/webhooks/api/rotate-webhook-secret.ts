@@ -5,7 +5,7 @@ import { webhooksOptions } from './get-webhooks'
 
 /** A new signing secret, in this answer only; the old one stops signing at once. */
 export function rotateWebhookSecret(id: string) {
-  return api(`/api/user/webhooks/${encodeURIComponent(id)}/rotate-secret`, { method: 'POST', schema: webhookWithSecretSchema })
+  return api(`/api/user/webhooks/${encodeURIComponent(id)}/rotate-secret/`, { method: 'POST', schema: webhookWithSecretSchema })
 }
 
 export function useRotateWebhookSecret() {

@@ -10,7 +10,7 @@ const queuedSchema = z.object({ delivery_id: z.number(), event_id: z.string() })
  * is thrown at once (not waited out) so the page can say how long to wait.
  */
 export function sendTestEvent(id: string) {
-  return api(`/api/user/webhooks/${encodeURIComponent(id)}/test`, { method: 'POST', schema: queuedSchema, retryThrottled: false })
+  return api(`/api/user/webhooks/${encodeURIComponent(id)}/test/`, { method: 'POST', schema: queuedSchema, retryThrottled: false })
 }
 
 export function useSendTestEvent() {
