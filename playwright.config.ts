@@ -12,17 +12,27 @@ const port = Number(process.env.E2E_PORT ?? 8123)
  * the tests that move a service's clock (token expiry, link expiry) can only pull it from under a
  * test of their own lane, which runs one test at a time, while the other lane runs beside it (on 2
  * cores: 386 s in one lane, 323 s in two). The second lane takes every file not named here; the
- * split keeps the lanes' times about even. E2E_LANES=1 runs everything in one lane, one service.
+ * split keeps the lanes' times about even. E2E_LANES=1 runs everything in one lane, one service
+ * (beside the interface lane).
  */
 const FIRST_LANE = ['a11y', 'account-security', 'pay-once', 'auth', 'languages'].map((f) => `**/${f}.spec.ts`)
-const lanes = (
-  process.env.E2E_LANES === '1'
-    ? [{ name: 'chromium', port, files: {} }]
+/**
+ * The interface lane (issue 20): its own service with SERVICE_PROFILE=interface, which answers only
+ * what the interface promises (no capabilities, no history list, minimal bodies, opaque ids). Only
+ * its own spec runs there, and that spec runs nowhere else.
+ */
+const INTERFACE_LANE = ['**/interface-profile.spec.ts']
+type Lane = { name: string; port: number; files: { testMatch?: string[]; testIgnore?: string[] }; env: Record<string, string> }
+const laneList: Lane[] = [
+  ...(process.env.E2E_LANES === '1'
+    ? [{ name: 'chromium', port, files: { testIgnore: INTERFACE_LANE }, env: {} }]
     : [
-        { name: 'chromium', port, files: { testMatch: FIRST_LANE } },
-        { name: 'chromium-2', port: port + 1, files: { testIgnore: FIRST_LANE } },
-      ]
-).map((lane) => ({ ...lane, baseURL: `http://127.0.0.1:${lane.port}`, dataDir: `.data/e2e-${lane.port}` }))
+        { name: 'chromium', port, files: { testMatch: FIRST_LANE }, env: {} },
+        { name: 'chromium-2', port: port + 1, files: { testIgnore: [...FIRST_LANE, ...INTERFACE_LANE] }, env: {} },
+      ]),
+  { name: 'interface', port: port + 2, files: { testMatch: INTERFACE_LANE }, env: { SERVICE_PROFILE: 'interface' } },
+]
+const lanes = laneList.map((lane) => ({ ...lane, baseURL: `http://127.0.0.1:${lane.port}`, dataDir: `.data/e2e-${lane.port}` }))
 
 export default defineConfig({
   testDir: 'e2e',
@@ -79,6 +89,7 @@ export default defineConfig({
       WEBHOOK_POLL_MS: '200',
       // a private build (`npx vite build --outDir …`) keeps a run safe from a rebuild of dist/
       DIST_DIR: process.env.DIST_DIR ?? 'dist',
+      ...lane.env,
     },
     stdout: 'ignore',
     stderr: 'pipe',

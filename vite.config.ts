@@ -208,6 +208,9 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['src/**/*.test.{ts,tsx}'],
           setupFiles: ['src/testing/setup.ts'],
+          // a limit, not a gate: a page test that renders the search page with its lazy parts takes
+          // 1–2 s alone and was seen at 5.7 s beside a server suite on 2 cores (the default is 5 s)
+          testTimeout: 20_000,
         },
       },
       {

@@ -8,7 +8,8 @@ export const paths = {
   confirmEmail: '/confirm-email',
   plans: '/plans',
   search: '/search',
-  exportJob: (searchId: number | string) => `/exports/${searchId}`,
+  // ids are opaque (a UUID, "s-12"): encoded as one path segment
+  exportJob: (searchId: string) => `/exports/${encodeURIComponent(searchId)}`,
   exportJobPattern: '/exports/:searchId',
   history: '/history',
   apiKeys: '/api-keys',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { exportPhase, isTerminal, pollInterval, progressPercent } from './status'
+import { exportPhase, isTerminal, pollInterval, progressPercent } from './export-status'
 
 describe('exportPhase', () => {
   it.each([
@@ -13,6 +13,11 @@ describe('exportPhase', () => {
     ['FAILED', 'failed'],
     ['failed', 'failed'],
     ['QUEUED_FOR_GPU', 'running'],
+    ['COMPLETE', 'completed'],
+    ['done', 'completed'],
+    ['error', 'failed'],
+    ['Cancelled', 'failed'],
+    ['in progress', 'running'],
     ['', 'running'],
     [null, 'running'],
   ] as const)('%s → %s', (status, phase) => {
@@ -32,6 +37,15 @@ describe('exportPhase', () => {
     expect(pollInterval('PROCESSING', 1)).toBe(4000)
     expect(pollInterval('PROCESSING', 2)).toBe(8000)
     expect(pollInterval('PROCESSING', 10)).toBe(30000)
+  })
+
+  it('polls a status it does not know ever more slowly, up to a minute', () => {
+    expect(pollInterval('archived', 0, 0)).toBe(2000)
+    expect(pollInterval('archived', 0, 5)).toBe(4000)
+    expect(pollInterval('archived', 0, 15)).toBe(16000)
+    expect(pollInterval('archived', 0, 100)).toBe(60000)
+    // a known running status keeps its 2 s however long it runs
+    expect(pollInterval('PROCESSING', 0, 100)).toBe(2000)
   })
 
   it('computes progress from progress, or from counts, and 100 when done', () => {

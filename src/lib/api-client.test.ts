@@ -31,7 +31,7 @@ describe('401 and the refresh token', () => {
       }),
     )
 
-    const results = await Promise.all([1, 2, 3, 4, 5, 6].map((n) => api(`/api/thing/${n}`, { schema: thingSchema })))
+    const results = await Promise.all([1, 2, 3, 4, 5, 6].map((n) => api(`/api/thing/${n}/`, { schema: thingSchema })))
 
     expect(results).toEqual(Array(6).fill({ ok: true }))
     expect(refreshCalls).toBe(1)
@@ -42,7 +42,7 @@ describe('401 and the refresh token', () => {
     expect(localStorage.getItem(REFRESH_STORAGE_KEY)).toBe('refresh-2')
 
     // the next request goes out with the new token straight away
-    await api('/api/thing/7', { schema: thingSchema })
+    await api('/api/thing/7/', { schema: thingSchema })
     expect(authHeaders.at(-1)).toBe('Bearer new-access')
     expect(refreshCalls).toBe(1)
   })
@@ -57,7 +57,7 @@ describe('401 and the refresh token', () => {
       ),
       http.post('/api/token/refresh/', () => HttpResponse.json({ access: 'new-access' })),
     )
-    await expect(api('/api/thing', { schema: thingSchema })).resolves.toEqual({ ok: true })
+    await expect(api('/api/thing/', { schema: thingSchema })).resolves.toEqual({ ok: true })
     expect(localStorage.getItem(REFRESH_STORAGE_KEY)).toBe('refresh-1')
   })
 
@@ -71,7 +71,7 @@ describe('401 and the refresh token', () => {
       }),
       http.post('/api/token/refresh/', () => HttpResponse.json({ access: 'fresh', refresh: 'refresh-2' })),
     )
-    await api('/api/thing', { schema: thingSchema })
+    await api('/api/thing/', { schema: thingSchema })
     expect(authHeaders).toEqual(['Bearer fresh'])
   })
 
@@ -87,7 +87,7 @@ describe('401 and the refresh token', () => {
         return HttpResponse.json({ detail: 'Token is blacklisted', code: 'token_not_valid' }, { status: 401 })
       }),
     )
-    const outcomes = await Promise.allSettled([1, 2, 3].map((n) => api(`/api/thing/${n}`)))
+    const outcomes = await Promise.allSettled([1, 2, 3].map((n) => api(`/api/thing/${n}/`)))
     off()
 
     expect(refreshCalls).toBe(1)
@@ -106,7 +106,7 @@ describe('401 and the refresh token', () => {
 
   it('does not refresh for public endpoints', async () => {
     server.use(http.post('/api/auth/login/', () => HttpResponse.json({ detail: 'No active account' }, { status: 401 })))
-    const err = await api('/api/auth/login', { method: 'POST', body: {}, auth: false }).catch((e: unknown) => e)
+    const err = await api('/api/auth/login/', { method: 'POST', body: {}, auth: false }).catch((e: unknown) => e)
     expect(err).toBeInstanceOf(ApiError)
     expect((err as ApiError).status).toBe(401)
   })
@@ -141,7 +141,7 @@ describe('429 and back-off', () => {
       }),
     )
     const started = performance.now()
-    await expect(api('/api/busy', { schema: thingSchema, auth: false })).resolves.toEqual({ ok: true })
+    await expect(api('/api/busy/', { schema: thingSchema, auth: false })).resolves.toEqual({ ok: true })
     expect(performance.now() - started).toBeGreaterThanOrEqual(950)
     expect(calls).toBe(2)
   })
@@ -160,7 +160,7 @@ describe('429 and back-off', () => {
           : HttpResponse.json({ ok: true })
       }),
     )
-    await expect(api('/api/busy', { schema: thingSchema, auth: false })).resolves.toEqual({ ok: true })
+    await expect(api('/api/busy/', { schema: thingSchema, auth: false })).resolves.toEqual({ ok: true })
     expect(calls).toBe(2)
     expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(1000)
   })
@@ -174,7 +174,7 @@ describe('429 and back-off', () => {
         return HttpResponse.json({ detail: 'Request was throttled.' }, { status: 429 })
       }),
     )
-    const err = await api('/api/busy', { auth: false }).catch((e: unknown) => e)
+    const err = await api('/api/busy/', { auth: false }).catch((e: unknown) => e)
     expect(calls).toBe(MAX_ATTEMPTS)
     expect(MAX_ATTEMPTS).toBe(3)
     expect(err).toBeInstanceOf(ApiError)
@@ -190,7 +190,7 @@ describe('429 and back-off', () => {
         return HttpResponse.json({ detail: 'No.', errors: { email: ['Enter a valid email address.'] }, validation_code: 'x' }, { status })
       }),
     )
-    const err = (await api('/api/thing', { method: 'POST', body: {}, auth: false }).catch((e: unknown) => e)) as ApiError
+    const err = (await api('/api/thing/', { method: 'POST', body: {}, auth: false }).catch((e: unknown) => e)) as ApiError
     expect(calls).toBe(1)
     expect(err.status).toBe(status)
     expect(err.detail).toBe('No.')
@@ -200,7 +200,7 @@ describe('429 and back-off', () => {
 })
 
 describe('requests', () => {
-  it('adds the trailing slash, a request id, the query and JSON body', async () => {
+  it('sends the path as written, a request id, the query and JSON body', async () => {
     let seen: { url: string; id: string | null; body: unknown; type: string | null } | null = null
     server.use(
       http.post('/api/companies/', async ({ request }) => {
@@ -208,7 +208,7 @@ describe('requests', () => {
         return HttpResponse.json({ ok: true })
       }),
     )
-    await api('/api/companies', { method: 'POST', query: { countries: ['DE', 'FR'], email: true, phone_number: false }, body: { a: 1 }, auth: false })
+    await api('/api/companies/', { method: 'POST', query: { countries: ['DE', 'FR'], email: true, phone_number: false }, body: { a: 1 }, auth: false })
     expect(seen).not.toBeNull()
     const s = seen as unknown as { url: string; id: string; body: unknown; type: string }
     expect(new URL(s.url).pathname).toBe('/api/companies/')
@@ -218,10 +218,22 @@ describe('requests', () => {
     expect(s.type).toBe('application/json')
   })
 
+  it('sends a path without a trailing slash as written (interface 4.1: GET /api/plans)', async () => {
+    let path = ''
+    server.use(
+      http.get('/api/plans', ({ request }) => {
+        path = new URL(request.url).pathname
+        return HttpResponse.json([])
+      }),
+    )
+    await api('/api/plans', { auth: false })
+    expect(path).toBe('/api/plans')
+  })
+
   it('turns a body of the wrong shape into an ApiError instead of a crash later', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {})
     server.use(http.get('/api/thing/', () => HttpResponse.json({ ok: 'yes' })))
-    const err = (await api('/api/thing', { schema: thingSchema, auth: false }).catch((e: unknown) => e)) as ApiError
+    const err = (await api('/api/thing/', { schema: thingSchema, auth: false }).catch((e: unknown) => e)) as ApiError
     expect(err).toBeInstanceOf(ApiError)
     expect(err.code).toBe(CLIENT_CODES.invalidResponse)
   })
@@ -237,21 +249,21 @@ describe('requests', () => {
     )
     const build = vi.fn(() => thingSchema)
     const schema = lazySchema(build)
-    const first = api('/api/thing', { schema, auth: false })
+    const first = api('/api/thing/', { schema, auth: false })
     await delay(20)
     expect(build).not.toHaveBeenCalled() // the request is under way, its answer not read yet
     answer()
     await expect(first).resolves.toEqual({ ok: true })
-    await expect(api('/api/thing', { schema, auth: false })).resolves.toEqual({ ok: true })
+    await expect(api('/api/thing/', { schema, auth: false })).resolves.toEqual({ ok: true })
     expect(build).toHaveBeenCalledTimes(1)
     // and it still validates: a wrong shape is refused
     vi.spyOn(console, 'error').mockImplementation(() => {})
     server.use(http.get('/api/thing/', () => HttpResponse.json({ ok: 'yes' })))
-    await expect(api('/api/thing', { schema, auth: false })).rejects.toMatchObject({ code: CLIENT_CODES.invalidResponse })
+    await expect(api('/api/thing/', { schema, auth: false })).rejects.toMatchObject({ code: CLIENT_CODES.invalidResponse })
   })
 
   it('answers undefined for 204', async () => {
     server.use(http.delete('/api/user/api-keys/k1/', () => new HttpResponse(null, { status: 204 })))
-    await expect(api('/api/user/api-keys/k1', { method: 'DELETE', auth: false })).resolves.toBeUndefined()
+    await expect(api('/api/user/api-keys/k1/', { method: 'DELETE', auth: false })).resolves.toBeUndefined()
   })
 })

@@ -4,8 +4,8 @@ import { fieldIssues, loadErrorStrings, translateIssue, type ErrorIssue } from '
 /**
  * The one way the dashboard talks to the lead-data service.
  * CONTRACT (features rely on it): `api(path, options)` resolves to the zod-parsed body, or
- * `undefined` for 204; any non-2xx rejects with ApiError. Paths are written like '/api/companies'
- * and always sent with the trailing slash.
+ * `undefined` for 204 or an empty body; any non-2xx rejects with ApiError. Paths are sent exactly as
+ * written, each as the interface writes it: '/api/companies/' with its slash, '/api/plans' without.
  *
  * Inside: the bearer token and one shared refresh on 401 (lib/session.ts plugs in through
  * `setAuthHandlers`, so this module stays free of session state), and back-off on 429.
@@ -41,6 +41,8 @@ export interface ApiOptions<T> {
    * (sign-in, sign-up, reset), which show the wait as a countdown instead of a long spinner.
    */
   retryThrottled?: boolean
+  /** fetch's keepalive: the request outlives the page (a save made just before the person leaves). */
+  keepalive?: boolean
 }
 
 export class ApiError extends Error {
@@ -96,8 +98,7 @@ export const CLIENT_CODES = {
 } as const
 
 export function buildUrl(path: string, query?: Record<string, QueryValue>): string {
-  let p = path.startsWith('/') ? path : `/${path}`
-  if (!p.endsWith('/')) p += '/'
+  const p = path.startsWith('/') ? path : `/${path}`
   const params = new URLSearchParams()
   for (const [k, v] of Object.entries(query ?? {})) {
     if (v === undefined || v === null || v === '' || v === false) continue
@@ -164,14 +165,14 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 }
 
 export async function api<T = unknown>(path: string, options: ApiOptions<T> = {}): Promise<T> {
-  const { method = 'GET', query, body, schema, signal, auth = true, retryThrottled = true } = options
+  const { method = 'GET', query, body, schema, signal, auth = true, retryThrottled = true, keepalive } = options
   const url = buildUrl(path, query)
 
   const send = (token: string | null, requestId: string) => {
     const headers: Record<string, string> = { Accept: 'application/json', 'X-Request-ID': requestId }
     if (body !== undefined) headers['Content-Type'] = 'application/json'
     if (token) headers.Authorization = `Bearer ${token}`
-    return fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal })
+    return fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal, keepalive })
   }
 
   for (let attempt = 0; ; attempt++) {

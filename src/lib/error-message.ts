@@ -14,14 +14,13 @@ export function errorMessage(error: unknown): string {
     if (error.code === CLIENT_CODES.invalidResponse) return t('errors.invalidResponse')
     if (error.status === 404) return t('errors.notFound')
     // 4xx answers say what happened: by their code in the person's language, else as the service wrote
-    // them (a bare 403 without either is "not allowed"); 5xx details are not written for people
+    // them (its own reason, never replaced by ours); a bare 403 with no words is "not allowed"; 5xx
+    // details are not written for people
     // a 400 whose fields the caller could not show beside a control: say what the first one is about
     const fields = Object.values(error.fieldErrors)
     if (error.status === 400 && fields[0]?.length) return fields[0].join(' ')
     if (error.status >= 400 && error.status < 500 && error.detail && !error.detail.startsWith('Request failed')) {
-      const sentence = translateIssue(error.issue)
-      if (error.status === 403 && !error.validationCode && !error.code && sentence === error.detail) return t('errors.forbidden')
-      return sentence
+      return translateIssue(error.issue)
     }
     if (error.status === 403) return t('errors.forbidden')
     return t('errors.unexpected')

@@ -66,7 +66,7 @@ describe('tabs share one session', () => {
       ),
       http.post('/api/token/refresh/', () => HttpResponse.json({ access: 'new', refresh: 'refresh-2' })),
     )
-    await api('/api/thing')
+    await api('/api/thing/')
     await until(() => received.length === 1)
     expect(received[0]).toEqual({ type: 'access', access: 'new' })
   })
@@ -88,7 +88,7 @@ describe('tabs share one session', () => {
     // the other tab rotated the refresh token and broadcast its new access token
     localStorage.setItem(REFRESH_STORAGE_KEY, 'refresh-2')
     otherTab.postMessage({ type: 'access', access: 'from-other-tab' })
-    await expect(api('/api/thing')).resolves.toEqual({ ok: true })
+    await expect(api('/api/thing/')).resolves.toEqual({ ok: true })
     expect(refreshCalls).toBe(0)
   })
 

@@ -163,7 +163,7 @@ function readTokens(body: unknown): { access: string; refresh: string | undefine
 }
 
 async function callRefreshEndpoint(refresh: string): Promise<string> {
-  const res = await fetch(buildUrl('/api/token/refresh'), {
+  const res = await fetch(buildUrl('/api/token/refresh/'), {
     method: 'POST',
     headers: { Accept: 'application/json', 'Content-Type': 'application/json', 'X-Request-ID': crypto.randomUUID() },
     body: JSON.stringify({ refresh }),
@@ -234,7 +234,7 @@ setAuthHandlers({ getAccessToken, refreshAccessToken })
 
 export async function signIn(email: string, password: string): Promise<void> {
   // the login `user` object (interface 2.1, last paragraph) is not needed: the profile follows
-  const body = await api('/api/auth/login', { method: 'POST', body: { username: email, password }, auth: false, retryThrottled: false })
+  const body = await api('/api/auth/login/', { method: 'POST', body: { username: email, password }, auth: false, retryThrottled: false })
   const res = readTokens(body)
   if (!res?.refresh) throw new ApiError(200, { detail: 'Unexpected login response.', code: CLIENT_CODES.invalidResponse })
   writeRefresh(res.refresh)
@@ -254,7 +254,7 @@ export function signOut(): void {
   const refresh = readRefresh()
   endSession('signed-out', { broadcast: true })
   if (refresh) {
-    void fetch(buildUrl('/api/auth/logout'), {
+    void fetch(buildUrl('/api/auth/logout/'), {
       method: 'POST',
       keepalive: true,
       headers: { 'Content-Type': 'application/json', 'X-Request-ID': crypto.randomUUID() },

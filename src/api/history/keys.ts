@@ -1,10 +1,10 @@
 export const historyKeys = {
   all: ['history'] as const,
-  list: (page: number, pageSize: number, watched = false) => [...historyKeys.all, 'list', { page, pageSize, watched }] as const,
+  list: (page: number, pageSize: number, watched = false, account?: string) =>
+    [...historyKeys.all, 'list', { page, pageSize, watched, account }] as const,
   watched: (limit?: number) => [...historyKeys.all, 'watched', ...(limit === undefined ? [] : [limit])] as const,
   weekly: (weeks: number) => [...historyKeys.all, 'weekly', weeks] as const,
-  download: (searchId: number) => [...historyKeys.all, 'download', searchId] as const,
-  freshDryRun: (searchId: number) => [...historyKeys.all, 'fresh-dry-run', searchId] as const,
+  freshDryRun: (searchId: string) => [...historyKeys.all, 'fresh-dry-run', searchId] as const,
 }
 
 export const lookupKeys = {

@@ -1,4 +1,4 @@
 export const accountKeys = {
   all: ['account'] as const,
-  weeklyUsage: (weeks: number) => [...accountKeys.all, 'weekly-usage', weeks] as const,
+  weeklyUsage: (weeks: number, account?: string) => [...accountKeys.all, 'weekly-usage', weeks, account] as const,
 }

@@ -17,7 +17,7 @@ export const capabilitiesOptions = () =>
     queryKey: capabilityKeys.all,
     queryFn: async ({ signal }): Promise<Capabilities> => {
       try {
-        return await api('/api/capabilities', { schema: capabilitiesSchema, signal })
+        return await api('/api/capabilities/', { schema: capabilitiesSchema, signal })
       } catch (e) {
         if (e instanceof ApiError && e.status !== 401 && e.status !== 429) return {}
         throw e

@@ -10,4 +10,4 @@ const changedSchema = z.looseObject({
 export type PasswordChanged = z.output<typeof changedSchema>
 
 export const changePassword = (current_password: string, new_password: string) =>
-  api('/api/user/password', { method: 'POST', body: { current_password, new_password }, schema: changedSchema })
+  api('/api/user/password/', { method: 'POST', body: { current_password, new_password }, schema: changedSchema })

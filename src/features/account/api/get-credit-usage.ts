@@ -1,6 +1,7 @@
 import { queryOptions } from '@tanstack/react-query'
 import { z } from 'zod/mini'
-import { api } from '@/lib/api-client'
+import { api, ApiError } from '@/lib/api-client'
+import { readLocalExports } from '@/lib/local-exports'
 import { accountKeys } from '../account-keys'
 
 const usagePageSchema = z.object({
@@ -66,16 +67,29 @@ export function bucketByWeek(entries: UsageEntry[], weeks: number, now: Date): W
  * the later of our clock and the newest export, so a service clock ahead of the browser's (clock
  * skew, or a test clock) does not push recent spending out of the chart.
  */
-export async function getWeeklyUsage(weeks: number, { signal, now = new Date() }: { signal?: AbortSignal; now?: Date } = {}) {
+export async function getWeeklyUsage(
+  weeks: number,
+  { signal, now = new Date(), account }: { signal?: AbortSignal; now?: Date; account?: string | undefined } = {},
+): Promise<{ weeks: WeekUsage[]; source: 'service' | 'browser' }> {
   const entries: UsageEntry[] = []
   let anchor = now
   let from: Date | null = null
   for (let page = 1; page <= MAX_PAGES; page++) {
-    const data = await api('/api/user/search-history', {
-      query: { page, page_size: PAGE_SIZE },
-      schema: usagePageSchema,
-      signal,
-    })
+    let data: z.output<typeof usagePageSchema>
+    try {
+      data = await api('/api/user/search-history/', {
+        query: { page, page_size: PAGE_SIZE },
+        schema: usagePageSchema,
+        signal,
+      })
+    } catch (e) {
+      // no list at this service (the interface has none): what this browser started, said as such
+      if (page === 1 && account !== undefined && e instanceof ApiError && e.status === 404) {
+        const local = readLocalExports(account).map((x) => ({ created_at: x.created_at, credits_charged: x.credits_charged ?? 0 }))
+        return { weeks: bucketByWeek(local, weeks, now), source: 'browser' }
+      }
+      throw e
+    }
     entries.push(...data.results)
     if (!from) {
       const newest = data.results[0] ? new Date(data.results[0].created_at) : null
@@ -86,11 +100,11 @@ export async function getWeeklyUsage(weeks: number, { signal, now = new Date() }
     const oldest = data.results.at(-1)
     if (!data.next || !oldest || new Date(oldest.created_at).getTime() < from.getTime()) break
   }
-  return bucketByWeek(entries, weeks, anchor)
+  return { weeks: bucketByWeek(entries, weeks, anchor), source: 'service' }
 }
 
-export const weeklyUsageOptions = (weeks: number) =>
+export const weeklyUsageOptions = (weeks: number, account: string | undefined) =>
   queryOptions({
-    queryKey: accountKeys.weeklyUsage(weeks),
-    queryFn: ({ signal }) => getWeeklyUsage(weeks, { signal }),
+    queryKey: accountKeys.weeklyUsage(weeks, account),
+    queryFn: ({ signal }) => getWeeklyUsage(weeks, { signal, account }),
   })

@@ -4,7 +4,7 @@ import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
 import { useCapability } from '@/lib/api/capabilities'
-import { profileOptions } from '@/lib/api/profile'
+import { capToSpendExpiring, profileOptions } from '@/lib/api/profile'
 import { weeklyUsageOptions } from '../api/get-credit-usage'
 import { CreditsPanel } from './credits-panel'
 import { ExpiringCreditsPlan } from './expiring-credits-plan'
@@ -17,8 +17,14 @@ export const USAGE_WEEKS = 12
 export function AccountPage() {
   const { t } = useTranslation('account')
   const profile = useQuery(profileOptions())
-  const usage = useQuery(weeklyUsageOptions(USAGE_WEEKS))
+  const account = profile.data ? String(profile.data.id) : undefined
+  const usage = useQuery({ ...weeklyUsageOptions(USAGE_WEEKS, account), enabled: account !== undefined })
   const canChangePassword = useCapability('password_change')
+  // a plan to use the purchased credits about to expire, only from a service that spends the credits that
+  // expire first (extension credit_order) and lists its balances in that order (issue 21)
+  const spendsExpiringFirst = useCapability('credit_order')
+  const lots = profile.data?.credit_lots
+  const expiringCap = spendsExpiringFirst && lots ? capToSpendExpiring(lots, profile.data?.purchased_credits_expiring_soon ?? 0) : null
 
   return (
     <main className="mx-auto w-full min-w-0 max-w-5xl space-y-6">
@@ -40,9 +46,9 @@ export function AccountPage() {
           <Card title={t('credits.title')}>
             <CreditsPanel profile={profile.data} />
           </Card>
-          {profile.data.purchased_credits_expiring_soon > 0 && (
+          {expiringCap !== null && (
             <Card title={t('expiring.title')} id="expiring" className="lg:col-start-1">
-              <ExpiringCreditsPlan expiring={profile.data.purchased_credits_expiring_soon} />
+              <ExpiringCreditsPlan expiring={profile.data.purchased_credits_expiring_soon} capTo={expiringCap} />
             </Card>
           )}
           <Card title={t('profile.title')}>
@@ -70,7 +76,8 @@ export function AccountPage() {
             </Button>
           </Alert>
         )}
-        {usage.data && <UsageChart weeks={usage.data} />}
+        {usage.data?.source === 'browser' && <p className="mb-2 text-sm text-slate-600 dark:text-slate-400">{t('usage.fromBrowser')}</p>}
+        {usage.data && <UsageChart weeks={usage.data.weeks} />}
       </Card>
     </main>
   )

@@ -48,15 +48,24 @@ afterEach(async () => {
 
 describe('ProfileForm validation (interface 2.1 / part 8 limits, checked before sending)', () => {
   // any PATCH reaching the network would fail the test: MSW has no handler (onUnhandledRequest: 'error')
-  it('refuses an email over 254 characters', async () => {
-    renderWithProviders(<ProfileForm profile={profile()} />)
+  it('stops an email at 254 characters and shows the count near the limit; a longer one from elsewhere is refused', async () => {
+    const { unmount } = renderWithProviders(<ProfileForm profile={profile()} />)
     const email = screen.getByLabelText('Email')
+    expect(email).toHaveAttribute('maxlength', '254')
+    expect(email).not.toHaveAccessibleDescription(/Characters/)
     await userEvent.clear(email)
     await userEvent.click(email)
     await userEvent.paste(`${'a'.repeat(243)}@example.com`) // 255
+    expect(email).toHaveValue(`${'a'.repeat(243)}@example.co`)
+    expect(email).toHaveAccessibleDescription('Characters: 254 of 254')
+    unmount()
+
+    // an address the input did not stop (the profile as the service had it) is refused before sending
+    renderWithProviders(<ProfileForm profile={profile({ email: `${'a'.repeat(243)}@example.com` })} />)
+    await userEvent.type(screen.getByLabelText('First name'), 'x')
     await userEvent.click(screen.getByRole('button', { name: 'Save changes' }))
     expect(await screen.findByText('An email address can have at most 254 characters.')).toBeInTheDocument()
-    expect(email).toHaveAttribute('aria-invalid', 'true')
+    expect(screen.getByLabelText('Email')).toHaveAttribute('aria-invalid', 'true')
   })
 
   it('refuses an invalid email and an empty one', async () => {
@@ -71,7 +80,7 @@ describe('ProfileForm validation (interface 2.1 / part 8 limits, checked before 
     expect(await screen.findByText('Enter your email address.')).toBeInTheDocument()
   })
 
-  it('refuses names over 150 characters but accepts exactly 150', async () => {
+  it('stops names at 150 characters with the count shown near the limit, sends exactly 150, and refuses a longer one from elsewhere', async () => {
     let sent: unknown = null
     server.use(
       http.patch('/api/user/profile/', async ({ request }) => {
@@ -79,19 +88,29 @@ describe('ProfileForm validation (interface 2.1 / part 8 limits, checked before 
         return HttpResponse.json({ ...rawProfile, first_name: 'b'.repeat(150) })
       }),
     )
-    renderWithProviders(<ProfileForm profile={profile()} />)
+    const { unmount } = renderWithProviders(<ProfileForm profile={profile()} />)
     const first = screen.getByLabelText('First name')
+    expect(first).toHaveAttribute('maxlength', '150')
+    expect(screen.getByLabelText('Last name')).toHaveAttribute('maxlength', '150')
     await userEvent.clear(first)
     await userEvent.click(first)
-    await userEvent.paste('b'.repeat(151))
-    await userEvent.click(screen.getByRole('button', { name: 'Save changes' }))
-    expect(await screen.findByText('At most 150 characters.')).toBeInTheDocument()
-    expect(sent).toBeNull()
-    await userEvent.type(first, '{Backspace}')
+    await userEvent.paste('b'.repeat(119))
+    expect(first).not.toHaveAccessibleDescription(/Characters/)
+    await userEvent.paste('b'.repeat(32))
+    expect(first).toHaveValue('b'.repeat(150))
+    expect(first).toHaveAccessibleDescription('Characters: 150 of 150')
     await userEvent.click(screen.getByRole('button', { name: 'Save changes' }))
     expect(await screen.findByText('Your changes were saved.')).toBeInTheDocument()
     // only what changed is sent, never the balance or the period
     expect(sent).toEqual({ first_name: 'b'.repeat(150) })
+    unmount()
+
+    sent = null
+    renderWithProviders(<ProfileForm profile={profile({ last_name: 'c'.repeat(151) })} />)
+    await userEvent.type(screen.getByLabelText('First name'), 'x')
+    await userEvent.click(screen.getByRole('button', { name: 'Save changes' }))
+    expect(await screen.findByText('At most 150 characters.')).toBeInTheDocument()
+    expect(sent).toBeNull()
   })
 
   it('offers exactly the 27 languages', () => {
@@ -204,6 +223,16 @@ describe('CreditsPanel', () => {
     expect(screen.getByTestId('billing-period')).toHaveTextContent('Not set')
   })
 
+  it('advises to use the expiring purchased credits first only when the service spends those first (credit_order)', async () => {
+    const { unmount } = renderWithProviders(<CreditsPanel profile={profile()} />)
+    expect(screen.getByText('50 purchased credits expire within 7 days.')).toBeInTheDocument()
+    expect(screen.queryByText(/Use them first/)).toBeNull()
+    unmount()
+    server.use(http.get('*/api/capabilities/', () => HttpResponse.json({ credit_order: { version: 1, order: 'earliest_expiry_first' } })))
+    renderWithProviders(<CreditsPanel profile={profile()} />)
+    expect(await screen.findByText('50 purchased credits expire within 7 days. Use them first.')).toBeInTheDocument()
+  })
+
   it('no plan, no fresh exports: explained with the way to plans', () => {
     renderWithProviders(<CreditsPanel profile={profile({ subscription_plan: null, total_credits: 0, remaining_credits: 0, can_download_fresh_exports: false, purchased_credits_expiring_soon: 0 })} />)
     expect(screen.getByText('No plan')).toBeInTheDocument()
@@ -260,7 +289,8 @@ describe('weekly usage from the service', () => {
             })
       }),
     )
-    const weeks = await getWeeklyUsage(4, { now })
+    const { weeks, source } = await getWeeklyUsage(4, { now })
+    expect(source).toBe('service')
     expect(pages).toEqual(['1', '2'])
     expect(weeks.map((w) => w.credits)).toEqual([0, 0, 2, 40])
     expect(weeks[3]!.start.getTime()).toBe(startOfWeek(ahead).getTime())
@@ -339,7 +369,7 @@ describe('ExpiringCreditsPlan', () => {
         })
       }),
     )
-    renderWithProviders(<ExpiringCreditsPlan expiring={50} />)
+    renderWithProviders(<ExpiringCreditsPlan expiring={50} capTo={50} />)
     const plan = await screen.findByTestId('expiring-plan')
     expect(plan).toHaveTextContent('Purchased credits expiring within 7 days: 50.')
     await waitFor(() => expect(within(plan).getAllByRole('link')).toHaveLength(2))
@@ -348,5 +378,14 @@ describe('ExpiringCreditsPlan', () => {
     expect(within(plan).getByRole('link', { name: 'Search and export, capped at 50' })).toHaveAttribute('href', '/search?cap=50')
     // the five most recent completed exports, no more; the failed one is not asked
     expect(dryRuns.sort((a, b) => a - b)).toEqual([1, 3, 4, 5, 6])
+  })
+
+  it('when credits that expire even sooner are spent before them, the capped search counts those and no fresh-data export is offered', async () => {
+    // any history or dry-run request would fail the test (no handler): none is asked
+    renderWithProviders(<ExpiringCreditsPlan expiring={50} capTo={80} />)
+    const plan = await screen.findByTestId('expiring-plan')
+    expect(within(plan).getAllByRole('link')).toHaveLength(1)
+    expect(within(plan).getByRole('link', { name: 'Search and export, capped at 80' })).toHaveAttribute('href', '/search?cap=80')
+    expect(plan).not.toHaveTextContent('Checking')
   })
 })

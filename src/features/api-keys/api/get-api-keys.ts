@@ -22,7 +22,7 @@ const listSchema = z.pipe(
 )
 
 export function getApiKeys({ signal }: { signal?: AbortSignal } = {}) {
-  return api('/api/user/api-keys', { schema: listSchema, signal })
+  return api('/api/user/api-keys/', { schema: listSchema, signal })
 }
 
 export const apiKeysOptions = () =>

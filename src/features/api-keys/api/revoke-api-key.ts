@@ -4,7 +4,7 @@ import { apiKeysOptions } from './get-api-keys'
 
 /** Revocation is permanent and immediate (interface 3.2): 204, and the key answers 401 from then on. */
 export function revokeApiKey(id: string) {
-  return api<undefined>(`/api/user/api-keys/${encodeURIComponent(id)}`, { method: 'DELETE' })
+  return api<undefined>(`/api/user/api-keys/${encodeURIComponent(id)}/`, { method: 'DELETE' })
 }
 
 export function useRevokeApiKey() {

@@ -1,5 +1,5 @@
-import { useQuery } from '@tanstack/react-query'
-import { useRef } from 'react'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { Alert } from '@/components/ui/alert'
@@ -7,14 +7,16 @@ import { Button, buttonClass } from '@/components/ui/button'
 import { Dialog } from '@/components/ui/dialog'
 import { Spinner } from '@/components/ui/spinner'
 import { paths } from '@/config/paths'
-import { useProfile } from '@/lib/api/profile'
+import { profileOptions, useProfile, type Profile } from '@/lib/api/profile'
 import { ApiError } from '@/lib/api-client'
+import { useCapability } from '@/lib/api/capabilities'
 import { errorMessage } from '@/lib/error-message'
+import { recordLocalExport } from '@/lib/local-exports'
 import { previewQuery, type SearchFilters } from '@/features/search/filters'
 import { formatNumber, ownLanguageName } from '@/lib/format'
 import { isLanguage } from '@/config/languages'
 import { ownedOptions } from '../api/owned'
-import { insufficientCredits, useStartExport, type StartedExport } from '../api/start-export'
+import { AnswerLostError, insufficientCredits, useStartExport, type StartedExport } from '@/api/exports/start-export'
 import { exportCost, planPayment } from '../cost'
 import { chosenColumns, extensionFields, spreadsheetConventions, useExportExtensions, useFileOptions } from '../file-options'
 
@@ -54,7 +56,10 @@ export function ExportConfirmDialog({ open, onClose, searchId, filters, totalCou
     : null
   // the cost is known once the extensions (and, when skipping, the owned count) are
   const costKnown = ext !== undefined && (!skipping || owned.data !== undefined || owned.isError)
-  const payment = balance && costKnown ? planPayment(cost, balance) : null
+  // who pays: only a service that declares its spending order (extension credit_order) lists its balances
+  // in that order; without it the interface leaves the order unsaid, and no split is claimed
+  const creditOrder = useCapability('credit_order')
+  const payment = balance && costKnown ? planPayment(cost, balance, creditOrder ? profile.data?.credit_lots : null) : null
   const fields = extensionFields(ext, fileOptions, lng)
   const columns = ext?.columns ? chosenColumns(fileOptions.prefs, ext.columns) : null
   const linkDays = profile.data?.subscription_plan?.link_expiration_days
@@ -65,12 +70,17 @@ export function ExportConfirmDialog({ open, onClose, searchId, filters, totalCou
 
   // Starting an export charges credits: a second press (double-click, Enter twice) before React re-renders
   // with isPending must not send a second request, so the guard is a ref set synchronously on the first press.
-  // It is released only when the start failed (so the person can retry) or the dialog is closed.
+  // After any 2xx it is never released (the page moves to the export). It is released when the service
+  // answered with a refusal (so the person can retry) or the dialog is closed; when the answer was lost
+  // on the way, only the person's explicit "try again", after the balance has been checked.
   const sending = useRef(false)
+  const queryClient = useQueryClient()
+  const [lost, setLost] = useState<LostAnswer | null>(null)
 
   const close = () => {
     if (start.isPending) return
     sending.current = false
+    setLost(null)
     start.reset()
     onClose()
   }
@@ -78,15 +88,46 @@ export function ExportConfirmDialog({ open, onClose, searchId, filters, totalCou
   const submit = () => {
     if (sending.current) return
     sending.current = true
+    setLost(null)
+    const before = totalBalance(profile.data)
     start.mutate(
       { search_id: searchId, export_format: format, ...(cap !== null ? { max_leads: cap } : {}), ...fields },
       {
-        onSuccess: (started) => onStarted(started),
-        onError: () => {
-          sending.current = false
+        onSuccess: (started) => {
+          // History's list when the service keeps none (lib/local-exports.ts)
+          if (profile.data) {
+            recordLocalExport(String(profile.data.id), {
+              search_id: started.search_id,
+              filters: previewQuery(filters),
+              export_format: format,
+              max_leads: cap,
+              created_at: new Date().toISOString(),
+              lead_count: started.lead_count ?? cost,
+              credits_charged: started.credits_charged ?? cost,
+            })
+          }
+          onStarted(started)
+        },
+        onError: (error) => {
+          if (!(error instanceof AnswerLostError)) {
+            sending.current = false
+            return
+          }
+          // the service may have started (and charged) it: ask the balance before offering to send again
+          setLost('checking')
+          queryClient.fetchQuery({ ...profileOptions(), staleTime: 0 }).then(
+            (now) => setLost(before !== null && totalBalance(now)! < before ? 'charged' : 'unchanged'),
+            () => setLost('unknown'),
+          )
         },
       },
     )
+  }
+
+  const tryAgain = () => {
+    sending.current = false
+    start.reset()
+    submit()
   }
 
   return (
@@ -103,7 +144,7 @@ export function ExportConfirmDialog({ open, onClose, searchId, filters, totalCou
             data-testid="confirm-export"
             onClick={submit}
             loading={start.isPending || start.isSuccess}
-            disabled={!payment || !payment.enough || cost === 0 || unconfirmed}
+            disabled={!payment || !payment.enough || cost === 0 || unconfirmed || lost !== null}
           >
             {t('start')}
           </Button>
@@ -172,18 +213,28 @@ export function ExportConfirmDialog({ open, onClose, searchId, filters, totalCou
             )}
             {payment.enough && (
               <>
-                <dt>{t('fromSubscription')}</dt>
-                <dd className="text-end tabular-nums">{n(payment.fromSubscription)}</dd>
-                <dt>{t('fromPurchased')}</dt>
-                <dd className="text-end tabular-nums">{n(payment.fromPurchased)}</dd>
+                {payment.split && (
+                  <>
+                    <dt>{t('fromSubscription')}</dt>
+                    <dd className="text-end tabular-nums" data-testid="from-subscription">
+                      {n(payment.split.fromSubscription)}
+                    </dd>
+                    <dt>{t('fromPurchased')}</dt>
+                    <dd className="text-end tabular-nums" data-testid="from-purchased">
+                      {n(payment.split.fromPurchased)}
+                    </dd>
+                  </>
+                )}
                 <dt>
                   {t('balanceAfter')}
-                  <span className="block text-xs text-slate-600 dark:text-slate-400">
-                    {t('balanceSplit', { subscription: n(payment.after.subscription), purchased: n(payment.after.purchased) })}
-                  </span>
+                  {payment.split && (
+                    <span className="block text-xs text-slate-600 dark:text-slate-400">
+                      {t('balanceSplit', { subscription: n(payment.split.after.subscription), purchased: n(payment.split.after.purchased) })}
+                    </span>
+                  )}
                 </dt>
                 <dd className="text-end font-semibold tabular-nums" data-testid="balance-after">
-                  {t('credits', { count: payment.after.total, formatted: n(payment.after.total) })}
+                  {t('credits', { count: payment.afterTotal, formatted: n(payment.afterTotal) })}
                 </dd>
               </>
             )}
@@ -211,13 +262,14 @@ export function ExportConfirmDialog({ open, onClose, searchId, filters, totalCou
           )}
           {refused && (
             <Alert tone="error" title={t('notEnough')}>
-              {t('serverNotEnough', {
-                required: refused.required === undefined ? '?' : n(refused.required),
-                available: refused.available === undefined ? '?' : n(refused.available),
-              })}
+              {refused.required !== undefined && refused.available !== undefined
+                ? t('serverNotEnough', { required: n(refused.required), available: n(refused.available) })
+                : // the service's own reason, in its words, when it gave no figures
+                  t('serverNotEnoughWords', { detail: refused.detail ?? t('notEnough') })}
             </Alert>
           )}
-          {start.isError && !refused && !unconfirmed && (
+          {lost && <LostAnswerNotice verdict={lost} onTryAgain={tryAgain} />}
+          {start.isError && !refused && !unconfirmed && !lost && (
             <Alert tone="error" title={t('startError')}>
               {errorMessage(start.error)}
             </Alert>
@@ -225,5 +277,41 @@ export function ExportConfirmDialog({ open, onClose, searchId, filters, totalCou
         </div>
       )}
     </Dialog>
+  )
+}
+
+/** What the balance said after an export request whose answer was lost. */
+type LostAnswer = 'checking' | 'charged' | 'unchanged' | 'unknown'
+
+const totalBalance = (p: Profile | undefined) => (p ? Math.max(0, p.remaining_credits ?? 0) + Math.max(0, p.purchased_credits_available) : null)
+
+/** The request went out, the answer did not come back: say what the balance shows, and send again only when asked. */
+function LostAnswerNotice({ verdict, onTryAgain }: { verdict: LostAnswer; onTryAgain: () => void }) {
+  const { t } = useTranslation('exports')
+  return (
+    <Alert tone="warning" title={t('lost.title')}>
+      <p role="status">
+        {verdict === 'checking' ? (
+          <span className="inline-flex items-center gap-2">
+            <Spinner className="size-4" />
+            {t('lost.checking')}
+          </span>
+        ) : (
+          t(`lost.${verdict}`)
+        )}
+      </p>
+      {verdict !== 'checking' && (
+        <div className="mt-2 flex flex-wrap gap-2">
+          <Link to={paths.history} className={buttonClass(verdict === 'charged' ? 'primary' : 'secondary')}>
+            {t('lost.openHistory')}
+          </Link>
+          {verdict !== 'charged' && (
+            <Button variant="secondary" onClick={onTryAgain}>
+              {t('lost.tryAgain')}
+            </Button>
+          )}
+        </div>
+      )}
+    </Alert>
   )
 }

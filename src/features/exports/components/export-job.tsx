@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Link } from 'react-router'
+import { Link, useNavigate } from 'react-router'
 import { Alert } from '@/components/ui/alert'
 import { Button, buttonClass } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
@@ -11,11 +11,11 @@ import { ApiError } from '@/lib/api-client'
 import { useDocumentTitle } from '@/lib/use-document-title'
 import { errorMessage } from '@/lib/error-message'
 import { formatBytes, formatDateTime, formatNumber, formatPercent, formatRelative } from '@/lib/format'
-import { absoluteDownloadUrl, downloadOptions, getDownload } from '../api/get-download'
-import { exportStatusOptions, type ExportStatus } from '../api/get-export-status'
-import { useRetryExport } from '../api/retry-export'
+import { absoluteDownloadUrl, downloadOptions, downloadSize, getDownload } from '@/api/exports/get-download'
+import { exportStatusOptions, type ExportStatus } from '@/api/exports/get-export-status'
+import { useRetryExport } from '@/api/exports/retry-export'
+import { exportPhase, progressPercent } from '@/domain/export-status'
 import { useReadyNotification } from '../hooks/use-ready-notification'
-import { exportPhase, progressPercent } from '../status'
 
 /** One export, at its own address: progress while it runs, the file when done, a retry when it failed. */
 export function ExportJob({ searchId }: { searchId: string }) {
@@ -174,7 +174,7 @@ function DownloadButton({ searchId }: { searchId: string }) {
 
   // "Download {{filename}}" around the file name, whatever the language's word order
   const [downloadBefore = '', downloadAfter = ''] = t('download', { filename: '\u0000' }).split('\u0000')
-  const size = d.file_size_bytes ?? (d.file_size_mb !== null && d.file_size_mb !== undefined ? Math.round(d.file_size_mb * 1_000_000) : null)
+  const size = downloadSize(d)
   return (
     <div className="space-y-2">
       <Button onClick={() => void download()} loading={fetching} className="w-full sm:w-auto">
@@ -211,13 +211,17 @@ function DownloadButton({ searchId }: { searchId: string }) {
 
 function Failure({ searchId, error }: { searchId: string; error: string | null | undefined }) {
   const { t } = useTranslation('exports')
-  const retry = useRetryExport(searchId)
+  const retry = useRetryExport()
+  const navigate = useNavigate()
   return (
     <Alert tone="error" title={t('status_failed')}>
       <p>{error ? t('failedBody', { error }) : t('failedUnknown')}</p>
       <p className="mt-1">{t('retryFree')}</p>
       <div className="mt-3">
-        <Button onClick={() => retry.mutate()} loading={retry.isPending}>
+        <Button
+          onClick={() => retry.mutate(searchId, { onSuccess: (r) => r.search_id !== searchId && navigate(paths.exportJob(r.search_id)) })}
+          loading={retry.isPending}
+        >
           {t('retry')}
         </Button>
       </div>

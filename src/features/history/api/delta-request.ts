@@ -1,5 +1,6 @@
 import { z } from 'zod/mini'
 import { api, ApiError } from '@/lib/api-client'
+import { looseNumber, opaqueId } from '@/api/schemas'
 
 /*
  * The fresh-data request itself, without React Query's mutation code: the navigation's watched-search
@@ -7,12 +8,13 @@ import { api, ApiError } from '@/lib/api-client'
  */
 export const VALIDATION_CODES = ['ok', 'no_new_leads', 'insufficient_credits', 'fresh_exports_not_allowed', 'not_completed'] as const
 
-const orZero = z.pipe(z.nullish(z.number()), z.transform((v) => v ?? 0))
+/** Counts that may be missing, null or a numeric string: 0 when unknown. */
+const orZero = z.pipe(looseNumber(), z.transform((v) => v ?? 0))
 
 export const deltaResultSchema = z.object({
   status: z.string(),
   validation_code: z.pipe(z.nullish(z.string()), z.transform((v) => v ?? 'ok')),
-  search_id: z.coerce.number().check(z.int()),
+  search_id: opaqueId(),
   lead_count: orZero,
   required_credits: orZero,
   available_credits: orZero,
@@ -36,15 +38,15 @@ export type DeltaResult = z.infer<typeof deltaResultSchema>
  * export and charges (decisions.md). A rejection arrives as 403/409 (or 200) with the same body, so
  * it is a verdict to show, not an error.
  */
-export async function requestDelta(searchId: number, dryRun: boolean): Promise<DeltaResult> {
+export async function requestDelta(searchId: string, dryRun: boolean): Promise<DeltaResult> {
   try {
-    return await api(`/api/user/search-history/${searchId}/download-delta`, {
+    return await api(`/api/user/search-history/${encodeURIComponent(searchId)}/download-delta/`, {
       method: 'POST',
       body: dryRun ? { dry_run: true } : {},
       schema: deltaResultSchema,
     })
   } catch (err) {
-    if (err instanceof ApiError && (err.status === 403 || err.status === 409 || err.status === 402)) {
+    if (err instanceof ApiError && (err.status === 403 || err.status === 409 || err.status === 402 || err.status === 400)) {
       const verdict = deltaResultSchema.safeParse({ search_id: searchId, ...err.body })
       if (verdict.success && err.validationCode) return verdict.data
     }

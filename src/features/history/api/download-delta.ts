@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { profileOptions } from '@/lib/api/profile'
-import { historyKeys } from '../history-keys'
+import { historyKeys } from '@/api/history/keys'
 
 import { deltaStarted, requestDelta } from './delta-request'
 
@@ -10,7 +10,7 @@ export { deltaResultSchema, deltaStarted, requestDelta, VALIDATION_CODES, type D
 export function useDownloadDelta() {
   const qc = useQueryClient()
   return useMutation({
-    mutationFn: ({ searchId, dryRun }: { searchId: number; dryRun: boolean }) => requestDelta(searchId, dryRun),
+    mutationFn: ({ searchId, dryRun }: { searchId: string; dryRun: boolean }) => requestDelta(searchId, dryRun),
     // a service that ignores dry_run starts (and charges) even on the check: refresh in both cases
     onSuccess: async (result) => {
       if (!deltaStarted(result)) return

@@ -1,7 +1,11 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query'
 import { z } from 'zod/mini'
-import { api } from '@/lib/api-client'
-import { historyKeys } from '../history-keys'
+import { getExportStatus } from '@/api/exports/get-export-status'
+import { api, ApiError } from '@/lib/api-client'
+import { readLocalExports } from '@/lib/local-exports'
+import { historyKeys } from '@/api/history/keys'
+import { looseDateTime, looseNumber, looseText, opaqueId } from '@/api/schemas'
+import { exportPhase } from '@/domain/export-status'
 
 /** Presence flags: `true` or the query-string form `"true"`. */
 const flag = z.pipe(
@@ -16,7 +20,7 @@ const oneOrMany = z.pipe(
 )
 
 /** Missing or null counts and flags become 0 / false. */
-const orZero = z.pipe(z.nullish(z.number()), z.transform((v) => v ?? 0))
+const orZero = z.pipe(looseNumber(), z.transform((v) => v ?? 0))
 
 export const historyFiltersSchema = z.catch(
   z.object({
@@ -45,7 +49,7 @@ export const historyFiltersSchema = z.catch(
 export type HistoryFilters = z.infer<typeof historyFiltersSchema>
 
 export const historyEntrySchema = z.object({
-  search_id: z.coerce.number().check(z.int()),
+  search_id: opaqueId(),
   filters: historyFiltersSchema,
   created_at: z.string(),
   status: z.catch(z.string(), 'PENDING'),
@@ -53,11 +57,12 @@ export const historyEntrySchema = z.object({
   credits_charged: orZero,
   export_format: z.nullish(z.string()),
   capped: z.pipe(z.nullish(z.boolean()), z.transform((v) => v ?? false)),
-  expires_at: z.nullish(z.string()),
-  max_leads: z.nullish(z.number()),
-  delta_of: z.nullish(z.coerce.number()),
-  filename: z.nullish(z.string()),
-  file_size_bytes: z.nullish(z.number()),
+  // an unreadable date is left out rather than shown as "Invalid Date" (or thrown in render)
+  expires_at: looseDateTime(),
+  max_leads: looseNumber(),
+  delta_of: z.catch(z.nullish(opaqueId()), undefined),
+  filename: looseText(),
+  file_size_bytes: looseNumber(),
   /** Extension `watched_searches`: the search's name and whether the account follows it. */
   name: z.nullish(z.string()),
   watched: z.pipe(z.nullish(z.boolean()), z.transform((v) => v ?? false)),
@@ -70,33 +75,61 @@ export const historyPageSchema = z.object({
   previous: z.nullish(z.string()),
   results: z.array(historyEntrySchema),
 })
-export type HistoryPage = z.infer<typeof historyPageSchema>
+/** `browser`: the service has no list (404) and these are the exports started in this browser. */
+export type HistoryPage = z.infer<typeof historyPageSchema> & { source: 'service' | 'browser' }
 
-export function getSearchHistory(page: number, pageSize: number, { signal, watched = false }: { signal?: AbortSignal; watched?: boolean } = {}) {
-  return api('/api/user/search-history', {
-    // `watched` (extension watched_searches) is only sent when asked: the interface's service knows no such parameter
-    query: { page, page_size: pageSize, ...(watched ? { watched: 'true' } : {}) },
-    schema: historyPageSchema,
-    signal,
-  })
+/**
+ * A page of past exports. The list is the reference's (decisions.md), not the interface's: a
+ * service without it answers 404, and then the page comes from this browser's own record of the
+ * account's exports (lib/local-exports.ts), each with its status asked from the interface's
+ * `download-status`.
+ */
+export async function getSearchHistory(
+  page: number,
+  pageSize: number,
+  { signal, watched = false, account }: { signal?: AbortSignal; watched?: boolean; account?: string | undefined } = {},
+): Promise<HistoryPage> {
+  try {
+    const answer = await api('/api/user/search-history/', {
+      // `watched` (extension watched_searches) is only sent when asked: the interface's service knows no such parameter
+      query: { page, page_size: pageSize, ...(watched ? { watched: 'true' } : {}) },
+      schema: historyPageSchema,
+      signal,
+    })
+    return { ...answer, source: 'service' }
+  } catch (e) {
+    if (!(e instanceof ApiError && e.status === 404) || watched || account === undefined) throw e
+    return localHistoryPage(account, page, pageSize, signal)
+  }
 }
 
-export const searchHistoryOptions = (page: number, pageSize: number, { watched = false }: { watched?: boolean } = {}) =>
+async function localHistoryPage(account: string, page: number, pageSize: number, signal?: AbortSignal): Promise<HistoryPage> {
+  const all = readLocalExports(account)
+  const slice = all.slice((page - 1) * pageSize, page * pageSize)
+  const results = await Promise.all(
+    slice.map(async (local): Promise<HistoryEntry> => {
+      // a status that cannot be asked now leaves the entry as "running": History asks again shortly
+      const status = await getExportStatus(local.search_id, signal).catch((err: unknown) => {
+        if (signal?.aborted) throw err
+        return undefined
+      })
+      return historyEntrySchema.parse({
+        ...local,
+        status: status?.status ?? '',
+        lead_count: local.lead_count ?? status?.lead_count,
+        capped: local.max_leads !== null,
+      })
+    }),
+  )
+  return { count: all.length, next: null, previous: null, results, source: 'browser' }
+}
+
+export const searchHistoryOptions = (page: number, pageSize: number, { watched = false, account }: { watched?: boolean; account?: string | undefined } = {}) =>
   queryOptions({
-    queryKey: historyKeys.list(page, pageSize, watched),
-    queryFn: ({ signal }) => getSearchHistory(page, pageSize, { signal, watched }),
+    queryKey: historyKeys.list(page, pageSize, watched, account),
+    queryFn: ({ signal }) => getSearchHistory(page, pageSize, { signal, watched, account }),
     placeholderData: keepPreviousData,
     // statuses of running exports change under us; a page is cheap to re-ask
     refetchInterval: (q) =>
-      q.state.data?.results.some((e) => exportPhase(e.status) === 'running') ? 5_000 : false,
+      q.state.data?.results.some((e) => !['completed', 'failed'].includes(exportPhase(e.status))) ? 5_000 : false,
   })
-
-export type ExportPhase = 'completed' | 'failed' | 'running'
-
-/** Statuses come in any letter case; anything unknown is still running (decisions.md). */
-export function exportPhase(status: string): ExportPhase {
-  const s = status.toLowerCase()
-  if (s === 'completed') return 'completed'
-  if (s === 'failed') return 'failed'
-  return 'running'
-}

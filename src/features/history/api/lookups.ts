@@ -1,7 +1,8 @@
 import { queryOptions } from '@tanstack/react-query'
 import { z } from 'zod/mini'
 import { api } from '@/lib/api-client'
-import { lookupKeys } from '../history-keys'
+import { listOf } from '@/api/schemas'
+import { lookupKeys } from '@/api/history/keys'
 
 /** Names for the ids a past search holds. Place and category names rarely change: cache them for the session. */
 const forever = { staleTime: Infinity, gcTime: 60 * 60_000 } as const
@@ -15,7 +16,7 @@ export const level1ListOptions = (country: string) =>
   queryOptions({
     queryKey: lookupKeys.level1(country),
     queryFn: ({ signal }) =>
-      api('/api/locations/level1', { query: { country }, schema: z.array(idName), signal }),
+      api('/api/locations/level1/', { query: { country }, schema: listOf(idName), signal }),
     ...forever,
   })
 
@@ -23,7 +24,7 @@ export const level2Options = (id: string) =>
   queryOptions({
     queryKey: lookupKeys.level2(id),
     queryFn: ({ signal }) =>
-      api(`/api/locations/level2/${encodeURIComponent(id)}`, {
+      api(`/api/locations/level2/${encodeURIComponent(id)}/`, {
         schema: z.extend(idName, { level1_name: z.nullish(z.string()) }),
         signal,
       }),
@@ -34,10 +35,10 @@ export const level3ListOptions = (country: string) =>
   queryOptions({
     queryKey: lookupKeys.level3(country),
     queryFn: ({ signal }) =>
-      api('/api/locations/level3', {
+      api('/api/locations/level3/', {
         query: { country },
         // the parents tell apart places that share a name (Springfield, Springfield, …)
-        schema: z.array(z.extend(idName, { level2_name: z.nullish(z.string()), level1_name: z.nullish(z.string()) })),
+        schema: listOf(z.extend(idName, { level2_name: z.nullish(z.string()), level1_name: z.nullish(z.string()) })),
         signal,
       }),
     ...forever,
@@ -55,6 +56,6 @@ export const categoriesOptions = (lang: string, ids: readonly string[]) =>
   queryOptions({
     queryKey: lookupKeys.categories(lang, [...ids].sort()),
     queryFn: ({ signal }) =>
-      api('/api/categories', { query: { ids: [...ids].sort(), lang }, schema: z.array(categorySchema), signal }),
+      api('/api/categories/', { query: { ids: [...ids].sort(), lang }, schema: listOf(categorySchema), signal }),
     ...forever,
   })

@@ -2,7 +2,7 @@ import { useQueries, useQuery } from '@tanstack/react-query'
 import { z } from 'zod/mini'
 import { api } from '@/lib/api-client'
 import { useCapabilityInfo } from '@/lib/api/capabilities'
-import { historyKeys } from '../history-keys'
+import { historyKeys } from '@/api/history/keys'
 import { requestDelta, type DeltaResult } from './delta-request'
 
 /**
@@ -25,10 +25,10 @@ export function useWatchedSearchesInfo(): { limit: number; nameMax: number } | n
 }
 
 const watchedListSchema = z.object({
-  results: z.array(z.object({ search_id: z.coerce.number(), status: z.catch(z.string(), ''), watched: z.optional(z.boolean()) })),
+  results: z.array(z.object({ search_id: z.pipe(z.union([z.number(), z.string()]), z.transform(String)), status: z.catch(z.string(), ''), watched: z.optional(z.boolean()) })),
 })
 
-export const freshDryRunOptions = (searchId: number) => ({
+export const freshDryRunOptions = (searchId: string) => ({
   queryKey: historyKeys.freshDryRun(searchId),
   // dry_run: validates only, charges nothing (decisions.md)
   queryFn: () => requestDelta(searchId, true),
@@ -43,7 +43,7 @@ export const newLeadsOf = (verdict: DeltaResult | undefined): number =>
 
 export interface WatchedNews {
   /** search_id → new leads (0 when nothing new; missing while checking). */
-  bySearch: Map<number, number>
+  bySearch: Map<string, number>
   total: number
   watchedCount: number
 }
@@ -55,7 +55,7 @@ export function useWatchedNews(): WatchedNews {
   const list = useQuery({
     queryKey: historyKeys.watched(limit),
     queryFn: ({ signal }) =>
-      api('/api/user/search-history', { query: { page: 1, page_size: limit, watched: 'true' }, schema: watchedListSchema, signal }),
+      api('/api/user/search-history/', { query: { page: 1, page_size: limit, watched: 'true' }, schema: watchedListSchema, signal }),
     enabled: Boolean(info),
     staleTime: WATCH_CHECK_MS,
     refetchInterval: WATCH_CHECK_MS,
@@ -63,7 +63,7 @@ export function useWatchedNews(): WatchedNews {
   const watched = info ? (list.data?.results ?? []).filter((e) => e.watched !== false) : []
   const ids = watched.filter((e) => e.status.toUpperCase() === 'COMPLETED').map((e) => e.search_id)
   const checks = useQueries({ queries: ids.map(freshDryRunOptions) })
-  const bySearch = new Map<number, number>()
+  const bySearch = new Map<string, number>()
   ids.forEach((id, i) => {
     const data = checks[i]?.data
     if (data) bySearch.set(id, newLeadsOf(data))

@@ -1,17 +1,17 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
-import { historyKeys } from '../history-keys'
+import { historyKeys } from '@/api/history/keys'
 import { historyEntrySchema } from './get-search-history'
 
 /** PATCH a history entry's `name` and/or `watched` (extension `watched_searches`). */
-export function updateHistoryEntry(searchId: number, patch: { name?: string | null; watched?: boolean }) {
-  return api(`/api/user/search-history/${searchId}`, { method: 'PATCH', body: patch, schema: historyEntrySchema })
+export function updateHistoryEntry(searchId: string, patch: { name?: string | null; watched?: boolean }) {
+  return api(`/api/user/search-history/${encodeURIComponent(searchId)}/`, { method: 'PATCH', body: patch, schema: historyEntrySchema })
 }
 
 export function useUpdateHistoryEntry() {
   const qc = useQueryClient()
   return useMutation({
-    mutationFn: ({ searchId, patch }: { searchId: number; patch: { name?: string | null; watched?: boolean } }) =>
+    mutationFn: ({ searchId, patch }: { searchId: string; patch: { name?: string | null; watched?: boolean } }) =>
       updateHistoryEntry(searchId, patch),
     // the lists only (the pages and the watched list): the dry runs of other watched searches stay as they are
     onSuccess: () =>

@@ -7,7 +7,9 @@ import { Dialog } from '@/components/ui/dialog'
 import { Spinner } from '@/components/ui/spinner'
 import { paths } from '@/config/paths'
 import { ApiError } from '@/lib/api-client'
+import { useProfile } from '@/lib/api/profile'
 import { formatNumber } from '@/lib/format'
+import { findLocalExport, recordLocalExport } from '@/lib/local-exports'
 import { deltaStarted, useDownloadDelta } from '../api/download-delta'
 import { DeltaVerdict } from './delta-verdict'
 
@@ -17,12 +19,13 @@ const detailOf = (e: unknown) => (e instanceof ApiError ? e.detail : e instanceo
  * "Fresh data only": asks download-delta with dry_run first (free) and shows the verdict; only the
  * confirm button sends `{}`, which starts the export and charges.
  */
-export function DeltaDialog({ searchId, onClose }: { searchId: number; onClose: () => void }) {
+export function DeltaDialog({ searchId, onClose }: { searchId: string; onClose: () => void }) {
   const { t, i18n } = useTranslation('history')
   const navigate = useNavigate()
   const check = useDownloadDelta()
   const start = useDownloadDelta()
   const { mutate: runCheck } = check
+  const account = useProfile().data?.id
 
   useEffect(() => {
     runCheck({ searchId, dryRun: true })
@@ -37,7 +40,21 @@ export function DeltaDialog({ searchId, onClose }: { searchId: number; onClose: 
       { searchId, dryRun: false },
       {
         onSuccess: (r) => {
-          if (deltaStarted(r)) navigate(paths.exportJob(r.search_id))
+          if (!deltaStarted(r)) return
+          // an export this browser recorded (History from this browser): its fresh data joins the record
+          const original = account === undefined ? undefined : findLocalExport(String(account), searchId)
+          if (original && account !== undefined) {
+            recordLocalExport(String(account), {
+              ...original,
+              search_id: r.search_id,
+              max_leads: null,
+              created_at: new Date().toISOString(),
+              lead_count: r.lead_count,
+              credits_charged: r.required_credits,
+              delta_of: searchId,
+            })
+          }
+          navigate(paths.exportJob(r.search_id))
         },
       },
     )

@@ -1,3 +1,4 @@
+import { useMutation } from '@tanstack/react-query'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate } from 'react-router'
@@ -6,9 +7,10 @@ import { Button, buttonClass } from '@/components/ui/button'
 import { paths } from '@/config/paths'
 import { ApiError } from '@/lib/api-client'
 import { formatBytes, formatDateTime, formatNumber } from '@/lib/format'
-import { startBrowserDownload, useDownloadLink } from '../api/get-download'
-import { exportPhase, type HistoryEntry } from '../api/get-search-history'
-import { useRetryExport } from '../api/retry-export'
+import { getDownload, startBrowserDownload } from '@/api/exports/get-download'
+import { useRetryExport } from '@/api/exports/retry-export'
+import { exportPhase } from '@/domain/export-status'
+import { type HistoryEntry } from '../api/get-search-history'
 import { searchLinkFor } from '../search-link'
 import { FilterSummary } from './filter-summary'
 import { WatchControls, WatchedNews } from './watch-controls'
@@ -31,7 +33,7 @@ export function HistoryEntryCard({
   entry: HistoryEntry
   /** The profile's can_download_fresh_exports; undefined while unknown. */
   freshAllowed: boolean | undefined
-  onFresh: (searchId: number) => void
+  onFresh: (searchId: string) => void
   /** For tests; the moment of the first render otherwise. */
   now?: number
   /** Extension `watched_searches` (absent: the service lacks it): the name limit and this search's new leads (undefined while checking). */
@@ -40,20 +42,23 @@ export function HistoryEntryCard({
   const { t, i18n } = useTranslation('history')
   const lng = i18n.language
   const navigate = useNavigate()
-  const download = useDownloadLink()
+  // asked at the moment of the click, never cached: the signed URL is time-limited (interface 3.3)
+  const download = useMutation({ mutationFn: (searchId: string) => getDownload(searchId) })
   const retry = useRetryExport()
   // the service is the judge of expiry (its clock may differ from ours): a 410 counts as expired
   const [gone, setGone] = useState(false)
   const [renderedAt] = useState(() => now ?? Date.now())
 
-  const phase = exportPhase(entry.status)
+  // History shows three states: waiting and running read the same here
+  const exportState = exportPhase(entry.status)
+  const phase = exportState === 'pending' ? 'running' : exportState
   const expiresAt = entry.expires_at ? new Date(entry.expires_at) : null
   const expired = phase === 'completed' && (gone || (expiresAt !== null && expiresAt.getTime() <= renderedAt))
   const titleId = `export-${entry.search_id}-title`
 
   const onDownload = () =>
     download.mutate(entry.search_id, {
-      onSuccess: startBrowserDownload,
+      onSuccess: (d) => startBrowserDownload(d, entry.search_id),
       onError: (e) => {
         if (e instanceof ApiError && e.status === 410) setGone(true)
       },
@@ -79,7 +84,8 @@ export function HistoryEntryCard({
         <h2 id={titleId} className="text-base font-semibold">
           {entry.name ? (
             <>
-              {entry.name}
+              {/* the name is the person's text: isolated, so its direction cannot reorder the label beside it */}
+              <bdi>{entry.name}</bdi>
               <span className="ms-2 text-sm font-normal text-slate-600 dark:text-slate-400">{t('entry.label', { id: entry.search_id })}</span>
             </>
           ) : (

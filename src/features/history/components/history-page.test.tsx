@@ -128,7 +128,8 @@ describe('HistoryPage', () => {
     await userEvent.click(await within(await screen.findByRole('article', { name: /Export #5/ })).findByRole('button', { name: 'Download again' }))
     await waitFor(() => expect(click).toHaveBeenCalledTimes(1))
     const anchor = click.mock.contexts[0] as HTMLAnchorElement
-    expect(anchor.getAttribute('href')).toBe('/files/5?sig=abc')
+    // a relative link is relative to the service (VITE_API_BASE_URL, else this origin)
+    expect(anchor.getAttribute('href')).toBe(new URL('/files/5?sig=abc', window.location.origin).href)
     expect(anchor.download).toBe('export-5.csv')
   })
 

@@ -27,14 +27,13 @@ export function HistoryPage() {
   // extension watched_searches: `?watched=1` lists the watched searches only
   const watchInfo = useWatchedSearchesInfo()
   const watchedOnly = Boolean(watchInfo) && params.get('watched') === '1'
-  const history = useQuery(searchHistoryOptions(page, PAGE_SIZE, { watched: watchedOnly }))
-  const news = useWatchedNews()
   const profile = useQuery(profileOptions())
+  // the account names this browser's own record, read when the service keeps no list (404)
+  const account = profile.data ? String(profile.data.id) : undefined
+  const history = useQuery({ ...searchHistoryOptions(page, PAGE_SIZE, { watched: watchedOnly, account }), enabled: account !== undefined })
+  const news = useWatchedNews()
   // `?fresh=<id>` (from the account page's plan for expiring credits) opens that export's fresh-data check
-  const [freshFor, setFreshFor] = useState<number | null>(() => {
-    const id = Number(params.get('fresh'))
-    return Number.isInteger(id) && id > 0 ? id : null
-  })
+  const [freshFor, setFreshFor] = useState<string | null>(() => params.get('fresh') || null)
   const closeFresh = () => {
     setFreshFor(null)
     if (params.has('fresh')) {
@@ -73,6 +72,12 @@ export function HistoryPage() {
           <p className="text-sm text-slate-600 dark:text-slate-400">{t('count', { count, n: formatNumber(i18n.language, count) })}</p>
         )}
       </div>
+
+      {history.data?.source === 'browser' && (
+        <Alert tone="info" className="mb-4" title={t('browserList.title')}>
+          {t('browserList.body')}
+        </Alert>
+      )}
 
       {watchInfo && <WatchFilter watchedOnly={watchedOnly} watchedCount={news.watchedCount} newTotal={news.total} />}
 

@@ -30,7 +30,7 @@ afterEach(() => resetSessionForTests())
 
 describe('PlansPage', () => {
   it('shows sellable plans with credits, price, price per lead, link validity and fresh exports (signed out)', async () => {
-    server.use(http.get('/api/plans/', () => HttpResponse.json(plans)))
+    server.use(http.get('/api/plans', () => HttpResponse.json(plans)))
     renderWithProviders(<PlansPage />)
     const pro = await screen.findByRole('article', { name: 'pro' })
     expect(within(pro).getByText('$99.00 per month')).toBeInTheDocument()
@@ -48,7 +48,7 @@ describe('PlansPage', () => {
   it('marks the current plan when signed in', async () => {
     setTokensForTests('access', 'refresh')
     server.use(
-      http.get('/api/plans/', () => HttpResponse.json(plans)),
+      http.get('/api/plans', () => HttpResponse.json(plans)),
       http.get('/api/user/profile/', () =>
         HttpResponse.json({ id: 1, email: 'a@example.com', subscription_plan: plans[1], can_download_fresh_exports: true, preferred_language: 'en' }),
       ),

@@ -1,6 +1,7 @@
 import { queryOptions } from '@tanstack/react-query'
 import { z } from 'zod/mini'
 import { api, lazySchema } from '@/lib/api-client'
+import { listOf } from '@/api/schemas'
 import { searchKeys } from '../search-keys'
 import { idSchema, optionalName } from './schemas'
 
@@ -13,12 +14,12 @@ export const categorySchema = lazySchema(() =>
   }),
 )
 export type Category = z.infer<ReturnType<typeof categorySchema>>
-const categoryListSchema = lazySchema(() => z.array(categorySchema()))
+const categoryListSchema = lazySchema(() => listOf(categorySchema()))
 
 export const CATEGORY_LIMIT = 20
 
 export const getCategories = (q: string, lang: string, signal?: AbortSignal) =>
-  api('/api/categories', { query: { q, limit: CATEGORY_LIMIT, lang }, schema: categoryListSchema, signal })
+  api('/api/categories/', { query: { q, limit: CATEGORY_LIMIT, lang }, schema: categoryListSchema, signal })
 
 /** Type-ahead: the service searches English and localized names and answers in `lang`. */
 export const categoriesOptions = (q: string, lang: string) =>
@@ -29,7 +30,7 @@ export const categoriesOptions = (q: string, lang: string) =>
   })
 
 export const getCategoriesByIds = (ids: string[], lang: string, signal?: AbortSignal) =>
-  api('/api/categories', { query: { ids, lang }, schema: categoryListSchema, signal })
+  api('/api/categories/', { query: { ids, lang }, schema: categoryListSchema, signal })
 
 /** Exactly these categories (ids the service doesn't know are left out of the answer). */
 export const categoriesByIdsOptions = (ids: readonly string[], lang: string) => {

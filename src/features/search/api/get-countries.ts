@@ -1,6 +1,7 @@
 import { queryOptions } from '@tanstack/react-query'
 import { z } from 'zod/mini'
 import { api, lazySchema } from '@/lib/api-client'
+import { listOf } from '@/api/schemas'
 import { searchKeys } from '../search-keys'
 
 export const countrySchema = lazySchema(() =>
@@ -12,9 +13,9 @@ export const countrySchema = lazySchema(() =>
   }),
 )
 export type Country = z.infer<ReturnType<typeof countrySchema>>
-const countryListSchema = lazySchema(() => z.array(countrySchema()))
+const countryListSchema = lazySchema(() => listOf(countrySchema()))
 
-export const getCountries = (signal?: AbortSignal) => api('/api/locations/countries', { schema: countryListSchema, signal })
+export const getCountries = (signal?: AbortSignal) => api('/api/locations/countries/', { schema: countryListSchema, signal })
 
 export const countriesOptions = () =>
   queryOptions({

@@ -26,7 +26,7 @@ export const facetsSchema = lazySchema(() =>
 export type Facets = z.infer<ReturnType<typeof facetsSchema>>
 
 export const getFacets = (query: PreviewQuery, lang: string, signal?: AbortSignal) =>
-  api('/api/companies/facets', { query: { ...query, lang }, schema: facetsSchema, signal })
+  api('/api/companies/facets/', { query: { ...query, lang }, schema: facetsSchema, signal })
 
 /** Cached per filter set and language; a superseded request is aborted (the signal goes to fetch). */
 export const facetsOptions = (query: PreviewQuery, lang: string) =>

@@ -1,6 +1,7 @@
 import { queryOptions } from '@tanstack/react-query'
 import { z } from 'zod/mini'
 import { api, lazySchema } from '@/lib/api-client'
+import { listOf } from '@/api/schemas'
 import { searchKeys } from '../search-keys'
 import { idSchema, optionalName } from './schemas'
 
@@ -13,10 +14,10 @@ export const level1Schema = lazySchema(() =>
   }),
 )
 export type Level1 = z.infer<ReturnType<typeof level1Schema>>
-const level1ListSchema = lazySchema(() => z.array(level1Schema()))
+const level1ListSchema = lazySchema(() => listOf(level1Schema()))
 
 export const getLevel1 = (country: string, signal?: AbortSignal) =>
-  api('/api/locations/level1', { query: { country }, schema: level1ListSchema, signal })
+  api('/api/locations/level1/', { query: { country }, schema: level1ListSchema, signal })
 
 export const level1Options = (country: string) =>
   queryOptions({

@@ -1,6 +1,7 @@
 import { queryOptions } from '@tanstack/react-query'
 import { z } from 'zod/mini'
 import { api, lazySchema } from '@/lib/api-client'
+import { listOf } from '@/api/schemas'
 import { searchKeys } from '../search-keys'
 import { idSchema, optionalId, optionalName } from './schemas'
 
@@ -14,10 +15,10 @@ export const level2Schema = lazySchema(() =>
   }),
 )
 export type Level2 = z.infer<ReturnType<typeof level2Schema>>
-const level2ListSchema = lazySchema(() => z.array(level2Schema()))
+const level2ListSchema = lazySchema(() => listOf(level2Schema()))
 
 export const getLevel2 = (country: string, states: string[], signal?: AbortSignal) =>
-  api('/api/locations/level2', { query: { country, states }, schema: level2ListSchema, signal })
+  api('/api/locations/level2/', { query: { country, states }, schema: level2ListSchema, signal })
 
 /** Counties of the chosen states (all of the country's when none is chosen). */
 export const level2Options = (country: string, states: string[]) =>
@@ -28,7 +29,7 @@ export const level2Options = (country: string, states: string[]) =>
   })
 
 export const getLevel2One = (id: string, signal?: AbortSignal) =>
-  api(`/api/locations/level2/${encodeURIComponent(id)}`, { schema: level2Schema, signal })
+  api(`/api/locations/level2/${encodeURIComponent(id)}/`, { schema: level2Schema, signal })
 
 /** One county by id (404 when the service doesn't know it). */
 export const level2OneOptions = (id: string) =>

@@ -1,6 +1,7 @@
 import { queryOptions } from '@tanstack/react-query'
 import { z } from 'zod/mini'
 import { api, lazySchema } from '@/lib/api-client'
+import { listOf } from '@/api/schemas'
 import { searchKeys } from '../search-keys'
 import { idSchema, optionalId, optionalName } from './schemas'
 
@@ -16,10 +17,10 @@ export const level3Schema = lazySchema(() =>
   }),
 )
 export type Level3 = z.infer<ReturnType<typeof level3Schema>>
-const level3ListSchema = lazySchema(() => z.array(level3Schema()))
+const level3ListSchema = lazySchema(() => listOf(level3Schema()))
 
 export const getLevel3 = (country: string, states: string[], counties: string[], signal?: AbortSignal) =>
-  api('/api/locations/level3', { query: { country, states, counties }, schema: level3ListSchema, signal })
+  api('/api/locations/level3/', { query: { country, states, counties }, schema: level3ListSchema, signal })
 
 /** Cities of the chosen states and counties. */
 export const level3Options = (country: string, states: string[], counties: string[]) =>

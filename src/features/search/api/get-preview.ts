@@ -3,15 +3,13 @@ import { z } from 'zod/mini'
 import { api, lazySchema } from '@/lib/api-client'
 import type { PreviewQuery } from '../filters'
 import { searchKeys } from '../search-keys'
+import { looseNameList, looseNumber, opaqueId } from '@/api/schemas'
 import { list, text } from './schemas'
 
 export const leadRowSchema = lazySchema(() =>
   z.looseObject({
     name: text(),
-    email: z.pipe(
-      z.nullish(z.union([z.array(z.string()), z.string()])),
-      z.transform((v) => (v === null || v === undefined ? [] : Array.isArray(v) ? v : [v])),
-    ),
+    email: looseNameList(),
     phone: text(),
     address: text(),
     city: text(),
@@ -20,9 +18,11 @@ export const leadRowSchema = lazySchema(() =>
     level1_location: text(),
     level2_location: text(),
     website: text(),
-    categories: list(z.string()),
-    rating: z.nullish(z.number()),
-    review_count: z.nullish(z.number()),
+    // the lead record's fields are "not shown" (interface 2.8): a decimal as a string ("4.50"),
+    // categories as names or objects; one odd field must not cost the person their count
+    categories: looseNameList(),
+    rating: looseNumber(),
+    review_count: looseNumber(),
     place_id: text(),
   }),
 )
@@ -31,15 +31,16 @@ export type LeadRow = z.infer<ReturnType<typeof leadRowSchema>>
 export const previewSchema = lazySchema(() =>
   z.looseObject({
     totalCount: z.number(),
-    search_id: z.pipe(z.union([z.number(), z.string()]), z.transform(String)),
-    results: list(leadRowSchema()),
+    search_id: opaqueId(),
+    // a row the dashboard cannot read at all is left out of the sample, not the whole answer
+    results: z.pipe(list(z.catch(z.nullable(leadRowSchema()), null)), z.transform((rows) => rows.filter((r) => r !== null))),
   }),
 )
 export type Preview = z.infer<ReturnType<typeof previewSchema>>
 
 /** `lang`: the sample rows' category names come in the person's language. */
 export const getPreview = (query: PreviewQuery, lang: string, signal?: AbortSignal) =>
-  api('/api/companies', { query: { ...query, lang }, schema: previewSchema, signal })
+  api('/api/companies/', { query: { ...query, lang }, schema: previewSchema, signal })
 
 /**
  * The free preview. The previous answer stays in place while the next loads, and a superseded

@@ -19,7 +19,13 @@ export const placeHitSchema = lazySchema(() =>
 export type PlaceHit = z.infer<ReturnType<typeof placeHitSchema>>
 
 const hits = lazySchema(() => list(placeHitSchema()))
-export const placeSearchSchema = lazySchema(() => z.looseObject({ level1: hits(), level2: hits(), level3: hits() }))
+/**
+ * The interface writes this endpoint as "status 200 with no response body": such an answer is not an
+ * error but a service that finds no places by name (null); the lists by level still work.
+ */
+export const placeSearchSchema = lazySchema(() =>
+  z.union([z.looseObject({ level1: hits(), level2: hits(), level3: hits() }), z.pipe(z.undefined(), z.transform(() => null))]),
+)
 
 export interface PlaceSearchParams {
   q: string
@@ -29,7 +35,7 @@ export interface PlaceSearchParams {
 }
 
 export const searchPlaces = (params: PlaceSearchParams, signal?: AbortSignal) =>
-  api('/api/locations/search', { query: { ...params }, schema: placeSearchSchema, signal })
+  api('/api/locations/search/', { query: { ...params }, schema: placeSearchSchema, signal })
 
 /** Fuzzy search over all three levels (≤ 10 per level), narrowed by chosen states/counties. */
 export const placeSearchOptions = (params: PlaceSearchParams) =>

@@ -250,7 +250,7 @@ export const PlaceSearch = memo(function PlaceSearch({
       onQueryChange={setQuery}
       loading={isFetching}
       loadingLabel={t('loading')}
-      emptyText={q.length >= 2 ? (isError ? t('loadError') : t('noMatch')) : undefined}
+      emptyText={q.length >= 2 ? (isError ? t('loadError') : data === null ? t('placeSearchUnavailable') : t('noMatch')) : undefined}
     />
   )
 })
