@@ -39,7 +39,8 @@ async function pickCountry(page: Page, typed: string, name: string) {
 async function previewCount(page: Page): Promise<number> {
   await expect(page.getByText('Updating…')).toHaveCount(0)
   const count = page.getByTestId('lead-count')
-  await expect(count).toBeVisible()
+  // an API-style link (countries=TH) is resolved first; allow a loaded machine its time
+  await expect(count).toBeVisible({ timeout: 30_000 })
   return Number(await count.getAttribute('data-count'))
 }
 
