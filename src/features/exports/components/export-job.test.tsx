@@ -48,6 +48,16 @@ describe('export page: every status variant', { timeout: 15_000 }, () => {
     await waitFor(() => expect(document.title).toMatch(/^42% · Export 7/))
   })
 
+  it('{status} alone (all the interface promises): ready, the file offered, no rows counted that nobody said', async () => {
+    server.use(http.get('*/api/download-status/7/', () => HttpResponse.json({ status: 'COMPLETED' })))
+    descriptorIs()
+    renderWithProviders(<ExportJob searchId="7" />)
+    expect(await screen.findByRole('button', { name: /Download leads-7\.csv/ })).toBeInTheDocument()
+    expect(screen.getByText('Ready to download')).toBeInTheDocument()
+    expect(screen.queryByText(/rows written/)).not.toBeInTheDocument()
+    expect(screen.queryByText(/could not read|unexpected/i)).not.toBeInTheDocument()
+  })
+
   it.each(['COMPLETED', 'completed'])('%s: download button with file name, size and expiry; polling stops', async (status) => {
     const calls = statusIs({ status, progress: 100, processed_count: 200 })
     descriptorIs()

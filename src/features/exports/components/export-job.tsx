@@ -105,7 +105,7 @@ export function ExportJob({ searchId }: { searchId: string }) {
 function Progress({ data, percent }: { data: ExportStatus; percent: number }) {
   const { t, i18n } = useTranslation('exports')
   const n = (v: number) => formatNumber(i18n.language, v)
-  const done = data.processed_count ?? (exportPhase(data.status) === 'completed' ? (data.lead_count ?? 0) : 0)
+  const done = data.processed_count ?? (exportPhase(data.status) === 'completed' ? data.lead_count : undefined)
   return (
     <div>
       <div className="flex items-center justify-between gap-3 text-sm">
@@ -118,9 +118,12 @@ function Progress({ data, percent }: { data: ExportStatus; percent: number }) {
         max={100}
         value={percent}
       />
-      <p className="mt-1 text-sm text-slate-600 tabular-nums dark:text-slate-400">
-        {data.lead_count ? t('rowsDone', { done: n(done), total: n(data.lead_count) }) : t('rowsDoneNoTotal', { done: n(done) })}
-      </p>
+      {/* the interface promises only `status`: rows are counted only when the service says them */}
+      {done !== undefined && (
+        <p className="mt-1 text-sm text-slate-600 tabular-nums dark:text-slate-400">
+          {data.lead_count ? t('rowsDone', { done: n(done), total: n(data.lead_count) }) : t('rowsDoneNoTotal', { done: n(done) })}
+        </p>
+      )}
     </div>
   )
 }
