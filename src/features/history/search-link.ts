@@ -1,5 +1,5 @@
 import { paths } from '@/config/paths'
-import type { HistoryEntry } from './api/get-search-history'
+import type { HistoryEntry } from '@/api/history/get-search-history'
 
 /** The search builder's address for the same filters (the search page keeps its whole state in the URL). */
 export function searchLinkFor(entry: Pick<HistoryEntry, 'filters' | 'max_leads' | 'export_format'>): string {

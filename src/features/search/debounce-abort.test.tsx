@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { server } from '@/testing/msw-server'
 import { renderWithProviders } from '@/testing/render'
 import { CategoryPicker } from './components/category-picker'
-import { emptyFilters, type NamedId, type SearchFilters } from './filters'
+import { emptyFilters, type NamedId, type SearchFilters } from '@/domain/search-filters'
 import { usePreview } from './hooks/use-preview'
 
 interface Seen {

@@ -4,7 +4,7 @@ import { http, HttpResponse } from 'msw'
 import { describe, expect, it } from 'vitest'
 import { server } from '@/testing/msw-server'
 import { renderWithProviders } from '@/testing/render'
-import { emptyFilters, filtersToSearchParams, searchParamsToFilters, type SearchFilters } from './filters'
+import { emptyFilters, filtersToSearchParams, searchParamsToFilters, type SearchFilters } from '@/domain/search-filters'
 import { useSearchFilters } from './hooks/use-search-filters'
 
 const full: SearchFilters = {

@@ -6,11 +6,11 @@
  */
 import type { QueryClient } from '@tanstack/react-query'
 import { ApiError } from '@/lib/api-client'
-import { categoriesByIdsOptions } from './api/get-categories'
-import { level1Options } from './api/get-level1'
-import { level2OneOptions } from './api/get-level2'
-import { level3Options } from './api/get-level3'
-import { placeName, searchParamsToFilters, type NamedId, type Place, type SearchFilters } from './filters'
+import { categoriesByIdsOptions } from '@/api/search/get-categories'
+import { level1Options } from '@/api/search/get-level1'
+import { level2OneOptions } from '@/api/search/get-level2'
+import { level3Options } from '@/api/search/get-level3'
+import { placeName, searchParamsToFilters, type NamedId, type Place, type SearchFilters } from '@/domain/search-filters'
 
 export interface ResolvedLink {
   filters: SearchFilters

@@ -6,7 +6,7 @@ import { profileSchema } from '@/lib/api/profile'
 import { changeLanguage, i18n } from '@/lib/i18n'
 import { server } from '@/testing/msw-server'
 import { renderWithProviders } from '@/testing/render'
-import { bucketByWeek, startOfWeek, type WeekUsage } from '../api/get-credit-usage'
+import { bucketByWeek, startOfWeek, type WeekUsage } from '@/api/account/get-credit-usage'
 import { CreditsPanel } from './credits-panel'
 import { ExpiringCreditsPlan } from './expiring-credits-plan'
 import { ProfileForm } from './profile-form'
@@ -263,7 +263,7 @@ describe('weekly usage', () => {
 
 describe('weekly usage from the service', () => {
   it('pages until the window is covered, and a service clock ahead of ours still lands in the last week', async () => {
-    const { getWeeklyUsage } = await import('../api/get-credit-usage')
+    const { getWeeklyUsage } = await import('@/api/account/get-credit-usage')
     const now = new Date(2026, 10, 25, 12)
     const ahead = new Date(2026, 11, 2, 9) // the service thinks it is a week later
     const pages: string[] = []

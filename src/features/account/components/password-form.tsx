@@ -8,12 +8,12 @@ import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { Dialog } from '@/components/ui/dialog'
 import { TextField } from '@/components/ui/field'
-import { revokeApiKey } from '@/features/api-keys/api/revoke-api-key'
-import { apiKeysOptions } from '@/features/api-keys/api/get-api-keys'
+import { revokeApiKey } from '@/api/api-keys/revoke-api-key'
+import { apiKeysOptions } from '@/api/api-keys/get-api-keys'
 import { ApiError } from '@/lib/api-client'
 import { errorMessage } from '@/lib/error-message'
 import { adoptTokens } from '@/lib/session'
-import { changePassword, type PasswordChanged } from '../api/change-password'
+import { changePassword, type PasswordChanged } from '@/api/account/change-password'
 
 const schema = z
   .object({

@@ -1,7 +1,7 @@
 import { useId } from 'react'
 import { useTranslation } from 'react-i18next'
 import { formatNumber } from '@/lib/format'
-import type { WeekUsage } from '../api/get-credit-usage'
+import type { WeekUsage } from '@/api/account/get-credit-usage'
 
 const W = 600
 const H = 160

@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from 'vitest'
 import { changeLanguage } from '@/lib/i18n'
 import { server } from '@/testing/msw-server'
 import { renderWithProviders } from '@/testing/render'
-import { createApiKeyFormSchema, endOfLocalDay } from '../api/create-api-key'
+import { createApiKeyFormSchema, endOfLocalDay } from '@/api/api-keys/create-api-key'
 import { ApiKeysPage } from './api-keys-page'
 
 const DAY = 86_400_000

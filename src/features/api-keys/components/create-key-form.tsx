@@ -11,7 +11,7 @@ import { useCapabilityInfo } from '@/lib/api/capabilities'
 import { formatNumber } from '@/lib/format'
 import { errorMessage } from '@/lib/error-message'
 import { parseWholeNumber, type WholeNumber } from '@/lib/parse-number'
-import { createApiKeyFormSchema, MAX_CAP, useCreateApiKey, type CreateApiKeyForm, type CreatedApiKey } from '../api/create-api-key'
+import { createApiKeyFormSchema, MAX_CAP, useCreateApiKey, type CreateApiKeyForm, type CreatedApiKey } from '@/api/api-keys/create-api-key'
 
 // React Aria's date picker (≈ 50 KB gz with its 30 languages' strings) loads beside the page, so the
 // key list does not wait for it; its box is held meanwhile so nothing moves when it arrives

@@ -5,7 +5,7 @@ import { CopyButton as UiCopyButton } from '@/components/ui/copy-button'
 import { Dialog } from '@/components/ui/dialog'
 import { env } from '@/config/env'
 import { formatDateTime } from '@/lib/format'
-import type { CreatedApiKey } from '../api/create-api-key'
+import type { CreatedApiKey } from '@/api/api-keys/create-api-key'
 
 export function curlExample(token: string, origin: string = env.VITE_API_BASE_URL || window.location.origin) {
   return `curl -H "Authorization: Token ${token}" "${origin}/api/companies/?countries=DE"`

@@ -1,7 +1,7 @@
 import { screen } from '@testing-library/react'
 import { http, HttpResponse } from 'msw'
 import { describe, expect, it } from 'vitest'
-import { emptyFilters } from '@/features/search/filters'
+import { emptyFilters } from '@/domain/search-filters'
 import { profileOptions, profileSchema } from '@/lib/api/profile'
 import { server } from '@/testing/msw-server'
 import { createTestQueryClient, renderWithProviders } from '@/testing/render'

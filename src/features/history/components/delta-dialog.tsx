@@ -10,7 +10,8 @@ import { ApiError } from '@/lib/api-client'
 import { useProfile } from '@/lib/api/profile'
 import { formatNumber } from '@/lib/format'
 import { findLocalExport, recordLocalExport } from '@/lib/local-exports'
-import { deltaStarted, useDownloadDelta } from '../api/download-delta'
+import { deltaStarted } from '@/api/history/delta-request'
+import { useDownloadDelta } from '@/api/history/download-delta'
 import { DeltaVerdict } from './delta-verdict'
 
 const detailOf = (e: unknown) => (e instanceof ApiError ? e.detail : e instanceof Error ? e.message : String(e))

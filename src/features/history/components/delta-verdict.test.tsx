@@ -1,7 +1,7 @@
 import { screen } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { renderWithProviders } from '@/testing/render'
-import { deltaResultSchema, type DeltaResult } from '../api/download-delta'
+import { deltaResultSchema, type DeltaResult } from '@/api/history/delta-request'
 import { DeltaVerdict } from './delta-verdict'
 
 const base = {

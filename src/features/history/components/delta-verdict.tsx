@@ -3,7 +3,7 @@ import { Link } from 'react-router'
 import { Alert } from '@/components/ui/alert'
 import { paths } from '@/config/paths'
 import { formatDateTime, formatNumber } from '@/lib/format'
-import { deltaStarted, type DeltaResult } from '../api/download-delta'
+import { deltaStarted, type DeltaResult } from '@/api/history/delta-request'
 
 /**
  * What download-delta answered, before anything is charged: the verdict for each validation_code

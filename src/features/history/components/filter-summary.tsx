@@ -2,8 +2,8 @@ import { useQueries, useQuery } from '@tanstack/react-query'
 import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { countryName, listParts } from '@/lib/format'
-import type { HistoryFilters } from '../api/get-search-history'
-import { categoriesOptions, level1ListOptions, level2Options, level3ListOptions } from '../api/lookups'
+import type { HistoryFilters } from '@/api/history/get-search-history'
+import { categoriesOptions, level1ListOptions, level2Options, level3ListOptions } from '@/api/history/lookups'
 
 /** What was searched, in words: country names from Intl, place and category names from the service. */
 export function FilterSummary({ filters }: { filters: HistoryFilters }) {

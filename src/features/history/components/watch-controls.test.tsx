@@ -4,7 +4,7 @@ import { http, HttpResponse } from 'msw'
 import { describe, expect, it } from 'vitest'
 import { server } from '@/testing/msw-server'
 import { renderWithProviders } from '@/testing/render'
-import type { HistoryEntry } from '../api/get-search-history'
+import type { HistoryEntry } from '@/api/history/get-search-history'
 import { WatchControls } from './watch-controls'
 
 const entry = (name: string | null) =>

@@ -9,8 +9,8 @@ import { TextField } from '@/components/ui/field'
 import { errorMessage } from '@/lib/error-message'
 import { applyFieldErrors } from '@/lib/form-errors'
 import { formatNumber } from '@/lib/format'
-import { useUpdateHistoryEntry } from '../api/watched'
-import type { HistoryEntry } from '../api/get-search-history'
+import { useUpdateHistoryEntry } from '@/api/history/watched'
+import type { HistoryEntry } from '@/api/history/get-search-history'
 
 /**
  * "N new since your last export" for a watched search, from its free dry run; one click opens the

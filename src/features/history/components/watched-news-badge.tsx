@@ -1,6 +1,6 @@
 import { formatNumber } from '@/lib/format'
 import { i18n } from '@/lib/i18n'
-import { useWatchedNews } from '../api/watched-news'
+import { useWatchedNews } from '@/api/history/watched-news'
 
 /**
  * Beside "Exports history" in the navigation: how many leads are new across the watched searches

@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it, vi } from 'vitest'
 import { renderWithProviders } from '@/testing/render'
-import { emptyFilters } from '../filters'
+import { emptyFilters } from '@/domain/search-filters'
 import { ApiSnippetsDialog } from './api-snippets-dialog'
 
 const filters = {

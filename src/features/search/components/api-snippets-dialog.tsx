@@ -7,7 +7,7 @@ import { Dialog } from '@/components/ui/dialog'
 import { env } from '@/config/env'
 import { paths } from '@/config/paths'
 import { curlSnippet, javascriptSnippet, KEY_VARIABLE, pythonSnippet, type SnippetInput } from '../api-snippets'
-import { previewQuery, type SearchFilters } from '../filters'
+import { previewQuery, type SearchFilters } from '@/domain/search-filters'
 
 const LANGUAGES = [
   { id: 'curl', name: 'curl', render: curlSnippet },

@@ -2,8 +2,8 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { memo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Highlight, MultiCombobox } from '@/components/ui/combobox'
-import { categoriesOptions, type Category } from '../api/get-categories'
-import type { NamedId } from '../filters'
+import { categoriesOptions, type Category } from '@/api/search/get-categories'
+import type { NamedId } from '@/domain/search-filters'
 import { useDebouncedValue } from '../hooks/use-debounced-value'
 
 export const TYPEAHEAD_DEBOUNCE_MS = 300

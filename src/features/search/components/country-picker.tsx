@@ -3,7 +3,7 @@ import { memo, useDeferredValue, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Highlight, MultiCombobox } from '@/components/ui/combobox'
 import { compareNames, countryName } from '@/lib/format'
-import { countriesOptions } from '../api/get-countries'
+import { countriesOptions } from '@/api/search/get-countries'
 
 interface CountryOption {
   code: string

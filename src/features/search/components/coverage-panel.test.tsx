@@ -4,7 +4,7 @@ import { http, HttpResponse } from 'msw'
 import { describe, expect, it, vi } from 'vitest'
 import { server } from '@/testing/msw-server'
 import { renderWithProviders } from '@/testing/render'
-import { emptyFilters } from '../filters'
+import { emptyFilters } from '@/domain/search-filters'
 import { CoveragePanel } from './coverage-panel'
 
 const filters = { ...emptyFilters, countries: ['DE'], email: true }

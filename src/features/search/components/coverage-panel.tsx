@@ -5,9 +5,9 @@ import { Button } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/spinner'
 import { useCapability } from '@/lib/api/capabilities'
 import { formatNumber, formatPercent } from '@/lib/format'
-import { facetsOptions } from '../api/get-facets'
-import { previewOptions } from '../api/get-preview'
-import { previewQuery, type SearchFilters } from '../filters'
+import { facetsOptions } from '@/api/search/get-facets'
+import { previewOptions } from '@/api/search/get-preview'
+import { previewQuery, type SearchFilters } from '@/domain/search-filters'
 
 type Flag = 'email' | 'phone' | 'website'
 const FLAGS: { flag: Flag; param: 'email' | 'phone_number' | 'website'; label: 'hasEmail' | 'hasPhone' | 'hasWebsite' }[] = [

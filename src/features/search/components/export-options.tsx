@@ -4,7 +4,7 @@ import { TextField } from '@/components/ui/field'
 import { formatNumber } from '@/lib/format'
 import { loadPageNamespaces } from '@/lib/i18n'
 import type { WholeNumber } from '@/lib/parse-number'
-import type { ExportFormat } from '../filters'
+import type { ExportFormat } from '@/domain/search-filters'
 import type { SetFilters } from '../hooks/use-search-filters'
 
 const MAX_CAP = 2_147_483_647

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next'
 import { countryName, formatNumber } from '@/lib/format'
-import { emptyFilters, withCountries, type SearchFilters } from '../filters'
+import { emptyFilters, withCountries, type SearchFilters } from '@/domain/search-filters'
 
 interface Chip {
   key: string

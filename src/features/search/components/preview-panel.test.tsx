@@ -1,7 +1,7 @@
 import { screen } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { renderWithProviders } from '@/testing/render'
-import { leadRowSchema } from '../api/get-preview'
+import { leadRowSchema } from '@/api/search/get-preview'
 import { SampleRows } from './preview-panel'
 
 describe('sample rows', () => {

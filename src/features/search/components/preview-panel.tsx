@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/spinner'
 import { formatNumber } from '@/lib/format'
-import type { LeadRow, Preview } from '../api/get-preview'
+import type { LeadRow, Preview } from '@/api/search/get-preview'
 
 /**
  * The live count and a sample of rows. The count area has a fixed height and keeps the previous

@@ -2,7 +2,7 @@ import { memo, startTransition, useCallback, useDeferredValue, useMemo, useOptim
 import { useTranslation } from 'react-i18next'
 import { Card } from '@/components/ui/card'
 import { Spinner } from '@/components/ui/spinner'
-import { withCountries, type NamedId, type SearchFilters } from '../filters'
+import { withCountries, type NamedId, type SearchFilters } from '@/domain/search-filters'
 import type { FiltersChange } from '../hooks/use-search-filters'
 import { CategoryPicker } from './category-picker'
 import { CountryPicker } from './country-picker'

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { changeLanguage } from '@/lib/i18n'
 import { server } from '@/testing/msw-server'
 import { renderWithProviders } from '@/testing/render'
-import { emptyFilters } from '../filters'
+import { emptyFilters } from '@/domain/search-filters'
 import { usePreview } from './use-preview'
 
 afterEach(async () => {

@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query'
 import { useMemo } from 'react'
 import { useTranslation } from 'react-i18next'
-import { previewOptions } from '../api/get-preview'
-import { previewQuery, type PreviewQuery, type SearchFilters } from '../filters'
+import { previewOptions } from '@/api/search/get-preview'
+import { previewQuery, type PreviewQuery, type SearchFilters } from '@/domain/search-filters'
 import { useDebouncedValue } from './use-debounced-value'
 
 export const PREVIEW_DEBOUNCE_MS = 300

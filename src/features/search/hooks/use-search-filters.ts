@@ -9,9 +9,9 @@ import {
   isApiStyleLink,
   searchParamsToFilters,
   type SearchFilters,
-} from '../filters'
+} from '@/domain/search-filters'
 import { resolveApiLink } from '../link-resolver'
-import { searchKeys } from '../search-keys'
+import { searchKeys } from '@/api/search/keys'
 
 /** Set (as history state) on the canonical address when the API-style link held unknown ids. */
 interface LinkState {

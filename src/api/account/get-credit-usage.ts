@@ -2,7 +2,7 @@ import { queryOptions } from '@tanstack/react-query'
 import { z } from 'zod/mini'
 import { api, ApiError } from '@/lib/api-client'
 import { readLocalExports } from '@/lib/local-exports'
-import { accountKeys } from '../account-keys'
+import { accountKeys } from './keys'
 
 const usagePageSchema = z.object({
   count: z.number().check(z.int()),

@@ -1,8 +1,8 @@
 import { queryOptions } from '@tanstack/react-query'
 import { z } from 'zod/mini'
 import { api, lazySchema } from '@/lib/api-client'
-import type { PreviewQuery } from '../filters'
-import { searchKeys } from '../search-keys'
+import type { PreviewQuery } from '@/domain/search-filters'
+import { searchKeys } from './keys'
 
 const bucket = lazySchema(() =>
   z.looseObject({

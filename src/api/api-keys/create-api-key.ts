@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { z } from 'zod/mini'
 import { api } from '@/lib/api-client'
-import { apiKeySchema, apiKeysOptions } from './get-api-keys'
+import { apiKeySchema, apiKeysOptions } from '@/api/api-keys/get-api-keys'
 
 /**
  * The form: an optional expiry day (`<input type="date">`, local time). The key stays valid through

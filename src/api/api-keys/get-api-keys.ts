@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query'
 import { z } from 'zod/mini'
 import { api } from '@/lib/api-client'
-import { apiKeyKeys } from '../api-keys-keys'
+import { apiKeyKeys } from '@/api/api-keys/keys'
 
 /** API key (interface 2.3): only the prefix is ever retrievable. */
 export const apiKeySchema = z.object({

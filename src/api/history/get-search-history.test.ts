@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { exportPhase } from '@/domain/export-status'
-import { historyEntrySchema } from './get-search-history'
+import { historyEntrySchema } from '@/api/history/get-search-history'
 
 describe('history entries from the service', () => {
   it('statuses in any letter case; anything unknown is still running (decisions.md)', () => {

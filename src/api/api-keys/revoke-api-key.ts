@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
-import { apiKeysOptions } from './get-api-keys'
+import { apiKeysOptions } from '@/api/api-keys/get-api-keys'
 
 /** Revocation is permanent and immediate (interface 3.2): 204, and the key answers 401 from then on. */
 export function revokeApiKey(id: string) {

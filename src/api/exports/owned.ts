@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query'
 import { z } from 'zod/mini'
 import { api } from '@/lib/api-client'
-import type { PreviewQuery } from '@/features/search/filters'
+import type { PreviewQuery } from '@/domain/search-filters'
 import { exportKeys } from '@/api/exports/keys'
 
 /** The reference service's `skip_owned` extension: how many leads of a search this account already has. */

@@ -1,10 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { profileOptions } from '@/lib/api/profile'
-import { historyKeys } from '@/api/history/keys'
-
 import { deltaStarted, requestDelta } from './delta-request'
-
-export { deltaResultSchema, deltaStarted, requestDelta, VALIDATION_CODES, type DeltaResult } from './delta-request'
+import { historyKeys } from './keys'
 
 /** `dryRun: false` starts the export and charges; the history and the balance then go stale. */
 export function useDownloadDelta() {

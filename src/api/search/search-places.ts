@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query'
 import { z } from 'zod/mini'
 import { api, lazySchema } from '@/lib/api-client'
-import { searchKeys } from '../search-keys'
+import { searchKeys } from './keys'
 import { idSchema, list, optionalId, optionalName } from './schemas'
 
 export const placeHitSchema = lazySchema(() =>

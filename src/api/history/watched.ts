@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
 import { historyKeys } from '@/api/history/keys'
-import { historyEntrySchema } from './get-search-history'
+import { historyEntrySchema } from '@/api/history/get-search-history'
 
 /** PATCH a history entry's `name` and/or `watched` (extension `watched_searches`). */
 export function updateHistoryEntry(searchId: string, patch: { name?: string | null; watched?: boolean }) {

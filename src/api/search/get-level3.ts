@@ -2,7 +2,7 @@ import { queryOptions } from '@tanstack/react-query'
 import { z } from 'zod/mini'
 import { api, lazySchema } from '@/lib/api-client'
 import { listOf } from '@/api/schemas'
-import { searchKeys } from '../search-keys'
+import { searchKeys } from './keys'
 import { idSchema, optionalId, optionalName } from './schemas'
 
 export const level3Schema = lazySchema(() =>

@@ -1,4 +1,4 @@
-import type { PreviewQuery } from './filters'
+import type { PreviewQuery } from '@/domain/search-filters'
 
 export const searchKeys = {
   all: ['search'] as const,

@@ -3,7 +3,7 @@ import { z } from 'zod/mini'
 import { api } from '@/lib/api-client'
 import { useCapabilityInfo } from '@/lib/api/capabilities'
 import { historyKeys } from '@/api/history/keys'
-import { requestDelta, type DeltaResult } from './delta-request'
+import { requestDelta, type DeltaResult } from '@/api/history/delta-request'
 
 /**
  * Named and watched searches (issue 12, extension `watched_searches`). For each watched search the
