@@ -1,24 +1,25 @@
 /* global window, requestAnimationFrame -- code inside page.evaluate runs in the browser */
-// Lighthouse gate on the production build served by the real service. Prints every figure.
+// `npm run bench:lighthouse` (after `npx vite build`): a benchmark of the production build served by
+// the real service, not a test gate (issue 23: the host's speed swings more than the figures do).
 //   /sign-in, /plans and /search (signed in as the demo account): Lighthouse 12 mobile preset
-//   (simulated slow 4G, 4× CPU slowdown), Debian's Chromium, 3 runs each, the median run by
-//   performance score must have performance ≥ 95, accessibility 100, best practices 100,
-//   TBT ≤ 100 ms and CLS ≤ 0.02.
+//   (simulated slow 4G, 4× CPU slowdown), Debian's Chromium, LIGHTHOUSE_RUNS runs each (default 5),
+//   the pages alternating run by run; the median run by performance is printed beside its target
+//   (performance ≥ 95, accessibility and best practices 100, TBT ≤ 100 ms, CLS ≤ 0.02) with the
+//   load average of the machine.
 //   Interactions on /search under a 4× CPU slowdown (Playwright, the Event Timing API that INP is
-//   built on): the format radios, the flag checkboxes and typing in the country combobox each
-//   answer within 100 ms, and a clicked control shows its new state in the very next frame.
-//   A miss is measured once more (the host's speed swings between runs) and fails when that misses
-//   too; both measurements are printed. LIGHTHOUSE_RETRY=0 fails on the first miss.
+//   built on): the format radios, the flag checkboxes and typing in the country combobox, each
+//   against 100 ms. `npm test` keeps the facts (e2e/controls-next-frame.spec.ts: the next frame
+//   shows a click, no layout shift; e2e/first-paint.spec.ts: the prerendered page; the budgets).
+//   Exits non-zero when a median misses its target, so a comparison script can tell.
 import { spawn } from 'node:child_process'
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
 import { chromium } from '@playwright/test'
 import lighthouse from 'lighthouse'
 import { chromiumArgs, chromiumPath, DEMO, demoRefreshToken, startService } from './perf-service.mjs'
 
-const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3)
-const RETRY = process.env.LIGHTHOUSE_RETRY !== '0'
+const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 5)
 const TARGET = { performance: 0.95, accessibility: 1, 'best-practices': 1, tbt: 100, cls: 0.02, interaction: 100 }
 const PAGES = [
   { name: '/sign-in', path: '/sign-in' },
@@ -214,27 +215,24 @@ async function interactions(baseURL) {
   return { interactions: [...byLabel.values()], stale }
 }
 
-/** One line per measurement for `npm test`'s summary (test-results/lighthouse.txt): the end of a CI log is all it shows. */
-const digest = []
-
 const median = (runs) => [...runs].sort((a, b) => a.performance - b.performance)[Math.floor(runs.length / 2)]
 const ms = (v) => `${Math.round(v)} ms`.padStart(8)
 const pct = (v) => String(Math.round(v * 100)).padStart(3)
+const load = () => loadavg().map((v) => v.toFixed(2)).join(' ')
 
-/** One measurement of every page and of the interactions, printed; what missed its target. */
-async function gate(baseURL) {
+/** Every page measured RUNS times, the pages alternating (a slow phase of the host hits all of them alike). */
+async function bench(baseURL) {
   const problems = []
-  const pages = []
-  console.log(`Lighthouse ${RUNS} run(s) per page, mobile preset (simulated slow 4G, 4x CPU), median run by performance`)
-  console.log(`${'page'.padEnd(22)} perf a11y  bp seo      FCP      LCP      TBT   CLS       SI  (runs' perf)`)
+  console.log(`Lighthouse ${RUNS} run(s) per page, alternating, mobile preset (simulated slow 4G, 4x CPU); load average ${load()}`)
+  const runs = new Map(PAGES.map((spec) => [spec, []]))
+  for (let i = 0; i < RUNS; i++) for (const spec of PAGES) runs.get(spec).push(await recordedRun(baseURL, spec))
+  console.log(`${'page'.padEnd(22)} perf a11y  bp seo      FCP      LCP      TBT   CLS       SI  (runs' perf / TBT)`)
   for (const spec of RUNS > 0 ? PAGES : []) {
-    const runs = []
-    for (let i = 0; i < RUNS; i++) runs.push(await recordedRun(baseURL, spec))
-    const m = median(runs)
+    const all = runs.get(spec)
+    const m = median(all)
     console.log(
-      `${spec.name.padEnd(22)} ${pct(m.performance)}  ${pct(m.accessibility)} ${pct(m['best-practices'])} ${pct(m.seo)} ${ms(m.fcp)} ${ms(m.lcp)} ${ms(m.tbt)} ${m.cls.toFixed(3)} ${ms(m.si)}  (${runs.map((r) => pct(r.performance).trim()).join('/')})`,
+      `${spec.name.padEnd(22)} ${pct(m.performance)}  ${pct(m.accessibility)} ${pct(m['best-practices'])} ${pct(m.seo)} ${ms(m.fcp)} ${ms(m.lcp)} ${ms(m.tbt)} ${m.cls.toFixed(3)} ${ms(m.si)}  (${all.map((r) => `${pct(r.performance).trim()}/${Math.round(r.tbt)}`).join(' ')})`,
     )
-    pages.push(`${spec.path} ${pct(m.performance).trim()} TBT ${Math.round(m.tbt)} (${runs.map((r) => pct(r.performance).trim()).join('/')})`)
     if (!new URL(m.finalUrl).pathname.startsWith(spec.path)) problems.push(`${spec.name}: ended on ${m.finalUrl}`)
     for (const k of ['performance', 'accessibility', 'best-practices']) if (m[k] < TARGET[k]) problems.push(`${spec.name}: ${k} ${pct(m[k]).trim()} < ${pct(TARGET[k]).trim()}`)
     if (m.tbt > TARGET.tbt) problems.push(`${spec.name}: TBT ${Math.round(m.tbt)} ms > ${TARGET.tbt} ms`)
@@ -243,39 +241,25 @@ async function gate(baseURL) {
   }
 
   const { interactions: list, stale } = await interactions(baseURL)
-  console.log('\nInteractions on /search at 360 px, CPU 4x slower (worst Event Timing duration of each)')
+  console.log(`\nInteractions on /search at 360 px, CPU 4x slower (worst Event Timing duration of each); load average ${load()}`)
   for (const r of list) {
     const ok = r.worst <= TARGET.interaction
     console.log(`${ok ? 'ok  ' : 'SLOW'} ${r.label.padEnd(40)} ${r.worst ? ms(r.worst) : '  < 16 ms'}  (${r.runs} run${r.runs === 1 ? '' : 's'})`)
     if (!ok) problems.push(`${r.label}: ${Math.round(r.worst)} ms > ${TARGET.interaction} ms`)
   }
-  const worst = (prefix) => Math.max(0, ...list.filter((r) => r.label.startsWith(prefix)).map((r) => r.worst))
-  digest.push(
-    `lighthouse: ${pages.join(', ')}; interactions ms: radio ${worst('format radio') || '<16'}, checkbox ${worst('checkbox') || '<16'}, typing ${worst('typing') || '<16'}, Enter ${worst('choosing') || '<16'}${stale.length ? `; ${stale.length} stale` : ''}`,
-  )
-  if (stale.length) problems.push(...stale)
-  else console.log('ok   every clicked control showed its new state in the next frame')
+  problems.push(...stale)
   return problems
 }
 
 const { baseURL, stop } = await startService({ lowPriority: true })
 let problems
 try {
-  problems = await gate(baseURL)
-  // This 2-core host's speed swings from one run to the next (the same code measured sign-in TBT 2 ms
-  // and 98 ms, docs/benchmarks.md): a miss is measured once more, both are printed, and the gate fails
-  // when the second misses too. A real regression misses both.
-  if (problems.length && RETRY) {
-    console.log(`\n${problems.length} below target in this measurement:\n  ${problems.join('\n  ')}\nMeasuring once more; the gate fails if that misses too.\n`)
-    problems = await gate(baseURL)
-  }
+  problems = await bench(baseURL)
 } finally {
   stop()
 }
-mkdirSync('test-results', { recursive: true })
-writeFileSync('test-results/lighthouse.txt', `${digest.join('\n')}\n`)
 if (problems.length) {
-  console.error(`\n${problems.length} below target:\n  ${problems.join('\n  ')}`)
+  console.error(`\n${problems.length} median(s) below target:\n  ${problems.join('\n  ')}`)
   process.exit(1)
 }
-console.log('\nlighthouse targets met')
+console.log('\nevery median met its target')
