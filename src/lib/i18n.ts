@@ -99,6 +99,20 @@ async function loadLanguage(lng: Language): Promise<void> {
 
 const STORAGE_KEY = 'leads.language'
 
+/**
+ * The choice, for this browser's next start, written at once (before the language's strings load and
+ * before the profile answers): the storage storedLanguage() reads and the hint the service's
+ * prerendered page follows.
+ */
+export function rememberLanguage(lng: Language) {
+  setPageHint('leads.lang', lng)
+  try {
+    localStorage.setItem(STORAGE_KEY, lng)
+  } catch {
+    /* private mode: the profile still keeps it */
+  }
+}
+
 export function storedLanguage(): Language | null {
   try {
     const v = localStorage.getItem(STORAGE_KEY)

@@ -2,8 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { isLanguage, type Language } from '@/config/languages'
 import { languagesByOwnName } from '@/lib/format'
-import { changeLanguage } from '@/lib/i18n'
-import { setPageHint } from '@/lib/page-hints'
+import { changeLanguage, rememberLanguage } from '@/lib/i18n'
 import { useSession } from '@/lib/session'
 
 /** Each language named in itself ("Deutsch", "עברית", "ไทย"), as people look for their own. */
@@ -15,19 +14,6 @@ function GlobeIcon() {
       <path d="M3 12h18M12 3c2.5 2.6 3.8 5.6 3.8 9s-1.3 6.4-3.8 9c-2.5-2.6-3.8-5.6-3.8-9S9.5 5.6 12 3z" />
     </svg>
   )
-}
-
-// where lib/i18n.ts's storedLanguage() reads the language at start
-const LANGUAGE_STORAGE_KEY = 'leads.language'
-
-/** The choice, for this browser's next start: before the profile answers, and the service's prerendered page. */
-function rememberLanguage(lng: Language) {
-  setPageHint('leads.lang', lng)
-  try {
-    localStorage.setItem(LANGUAGE_STORAGE_KEY, lng)
-  } catch {
-    /* private mode: the profile still keeps it */
-  }
 }
 
 /** The profile's language, saved with keepalive (lib/api/profile.ts): leaving the page does not cut it off. */
