@@ -11,7 +11,9 @@ export interface Deps {
   /** Wakes the webhook delivery worker (jobs/webhook-worker.ts) after a delivery is queued. */
   kickWebhooks: () => void
   /** Host name → addresses for webhook deliveries (tests pass their own; the system resolver otherwise). */
-  resolveHost?: (host: string) => Promise<string[]>
+  resolveHost?: (host: string, signal?: AbortSignal) => Promise<string[]>
+  /** Runs work after the request's answer (lib/after-answer.ts); replaceable by tests to hold it. */
+  afterAnswer?: (task: () => Promise<void>) => void
 }
 
 /** What an API key may do (issue 12, extension `scoped_api_keys`). */
@@ -33,5 +35,7 @@ export interface AppEnv {
     credential: string
     /** The API key of the request (scope, cap), or null for a password session. Set by requireAuth. */
     apiKey: ApiKeyCredential | null
+    /** The session (refresh-token family) of a JWT, or null (an API key, an access token without one). Set by requireAuth. */
+    session: string | null
   }
 }

@@ -11,6 +11,7 @@ import { registerRoutes } from './routes/index.ts'
 import { jsonAnswer, NEVER_COMPRESSED } from './lib/json-answer.ts'
 import { interfaceProfile } from './lib/interface-profile.ts'
 import { serveDashboard } from './static.ts'
+import { strictQueries, unknownQueryBody } from './lib/strict-query.ts'
 
 export const MAX_BODY_BYTES = 1024 * 1024
 
@@ -24,6 +25,7 @@ const STATUS_CODES: Partial<Record<number, ErrorCode>> = {
   409: 'conflict',
   410: 'link_expired',
   413: 'body_too_large',
+  415: 'unsupported_media_type',
   429: 'throttled',
   503: 'unavailable',
 }
@@ -92,18 +94,22 @@ export function createApp(deps: Deps) {
   // every route (after the body limit, whose bodies it reads; after the compression, which it replaces)
   if (deps.config.serviceProfile === 'interface') app.use('/api/*', interfaceProfile(app))
 
+  // every route's query parameters are the ones its OpenAPI schema declares, and no others
+  strictQueries(app)
   registerRoutes(app, deps.config)
 
   // Built once, on first request (every route is registered by then), not on every request.
   let schema: ReturnType<typeof app.getOpenAPI31Document> | undefined
-  app.get('/api/schema', (c) =>
-    c.json(
+  app.get('/api/schema', (c) => {
+    const unknown = unknownQueryBody(c.req.url)
+    if (unknown) return c.json(unknown, 400)
+    return c.json(
       (schema ??= app.getOpenAPI31Document({
         openapi: '3.1.0',
         info: { title: 'Lead-data service (reference)', version: 'v1' },
       })),
-    ),
-  )
+    )
+  })
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer' })
   app.openAPIRegistry.registerComponent('securitySchemes', 'token', {
     type: 'apiKey',

@@ -28,6 +28,7 @@ export interface Config {
   exportPollMs: number
   /** Between clean-up passes: expired files, tokens and links (CLEANUP_INTERVAL_MS). */
   cleanupIntervalMs: number
+  /** PAGE_SNAPSHOT_TOKEN: at least PAGE_SNAPSHOT_TOKEN_MIN characters (a short one is refused at start). */
   pageSnapshotToken: string | undefined
   /** Companies created by the seed on first start (default 100,000). */
   seedCompanies: number
@@ -58,7 +59,37 @@ export interface Config {
     pollMs: number
     /** Endpoints one account may hold. */
     maxEndpoints: number
+    /** Endpoints one account may add per hour (deleting one does not give the addition back). */
+    creationsPerHour: number
+    /** Test events one account may send per minute, whatever endpoint they go to (WEBHOOK_TESTS_PER_MINUTE). */
+    testsPerMinute: number
+    /** A test event's whole delivery, in its own lane (WEBHOOK_TEST_TIMEOUT_MS, at most timeoutMs). */
+    testTimeoutMs: number
+    /** Timeouts in a row after which an endpoint is unhealthy and tried only every unhealthyRetryMs. */
+    unhealthyAfter: number
+    /** How often an unhealthy endpoint is tried again (WEBHOOK_UNHEALTHY_RETRY_MS). */
+    unhealthyRetryMs: number
   }
+  /** The HTTP server's limits against slow or numerous clients (server/src/service.ts). */
+  http: {
+    /** Whole request head within this (HTTP_HEADERS_TIMEOUT_MS). */
+    headersTimeoutMs: number
+    /** Whole request, body included, within this (HTTP_REQUEST_TIMEOUT_MS). */
+    requestTimeoutMs: number
+    /** Open connections at most; past it new ones are closed at once (MAX_CONNECTIONS). */
+    maxConnections: number
+  }
+}
+
+/** A page-snapshot token shorter than this could be guessed: the service refuses to start with one. */
+export const PAGE_SNAPSHOT_TOKEN_MIN = 16
+
+function pageSnapshotTokenOf(value: string | undefined): string | undefined {
+  if (!value) return undefined
+  if (value.length < PAGE_SNAPSHOT_TOKEN_MIN) {
+    throw new Error(`PAGE_SNAPSHOT_TOKEN must be at least ${PAGE_SNAPSHOT_TOKEN_MIN} characters long (got ${value.length}).`)
+  }
+  return value
 }
 
 export const SERVICE_PROFILES = ['reference', 'interface'] as const
@@ -100,20 +131,35 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     exportLeaseMs: Math.max(1000, Number(env.EXPORT_LEASE_MS ?? 30_000)),
     exportPollMs: Math.max(100, Number(env.EXPORT_POLL_MS ?? 2_000)),
     cleanupIntervalMs: Math.max(1000, Number(env.CLEANUP_INTERVAL_MS ?? 3_600_000)),
-    pageSnapshotToken: env.PAGE_SNAPSHOT_TOKEN || undefined,
+    pageSnapshotToken: pageSnapshotTokenOf(env.PAGE_SNAPSHOT_TOKEN),
     seedCompanies: Number(env.SEED_COMPANIES ?? 100_000),
     publicUrl: (env.PUBLIC_URL || `http://${host}:${port}`).replace(/\/+$/, ''),
     publicUrlConfigured: Boolean(env.PUBLIC_URL),
     distDir: path.resolve(env.DIST_DIR ?? 'dist'),
     serviceProfile: serviceProfileOf(env.SERVICE_PROFILE),
-    webhooks: {
-      allowHttpLoopback: env.WEBHOOK_ALLOW_HTTP_LOOPBACK === '1',
-      timeoutMs: Math.min(30_000, Math.max(100, Number(env.WEBHOOK_TIMEOUT_MS) || 5_000)), // well inside the delivery lease (60 s)
-      retryBaseMs: Math.max(10, Number(env.WEBHOOK_RETRY_BASE_MS) || 10_000),
-      maxAttempts: Math.max(1, Math.min(10, Number(env.WEBHOOK_MAX_ATTEMPTS) || 6)),
-      pollMs: Math.max(50, Number(env.WEBHOOK_POLL_MS) || 1_000),
-      maxEndpoints: Math.max(1, Number(env.MAX_WEBHOOKS) || 10),
+    webhooks: webhooksConfig(env),
+    http: {
+      headersTimeoutMs: Math.max(100, Number(env.HTTP_HEADERS_TIMEOUT_MS) || 10_000),
+      requestTimeoutMs: Math.max(100, Number(env.HTTP_REQUEST_TIMEOUT_MS) || 30_000),
+      maxConnections: Math.max(1, Number(env.MAX_CONNECTIONS) || 1_000),
     },
+  }
+}
+
+function webhooksConfig(env: NodeJS.ProcessEnv): Config['webhooks'] {
+  const timeoutMs = Math.min(30_000, Math.max(100, Number(env.WEBHOOK_TIMEOUT_MS) || 5_000)) // well inside the delivery lease (60 s)
+  return {
+    allowHttpLoopback: env.WEBHOOK_ALLOW_HTTP_LOOPBACK === '1',
+    timeoutMs,
+    retryBaseMs: Math.max(10, Number(env.WEBHOOK_RETRY_BASE_MS) || 10_000),
+    maxAttempts: Math.max(1, Math.min(10, Number(env.WEBHOOK_MAX_ATTEMPTS) || 6)),
+    pollMs: Math.max(50, Number(env.WEBHOOK_POLL_MS) || 1_000),
+    maxEndpoints: Math.max(1, Number(env.MAX_WEBHOOKS) || 10),
+    creationsPerHour: Math.max(1, Number(env.WEBHOOK_CREATIONS_PER_HOUR) || 20),
+    testsPerMinute: Math.max(1, Number(env.WEBHOOK_TESTS_PER_MINUTE) || 5),
+    testTimeoutMs: Math.min(timeoutMs, Math.max(100, Number(env.WEBHOOK_TEST_TIMEOUT_MS) || 2_000)),
+    unhealthyAfter: Math.max(1, Number(env.WEBHOOK_UNHEALTHY_AFTER) || 3),
+    unhealthyRetryMs: Math.max(1_000, Number(env.WEBHOOK_UNHEALTHY_RETRY_MS) || 10 * 60_000),
   }
 }
 

@@ -7,6 +7,7 @@ import { openDb } from './db/db.ts'
 import { startCleanup } from './jobs/cleanup.ts'
 import { startExportWorker } from './jobs/export-worker.ts'
 import { startWebhookWorker } from './jobs/webhook-worker.ts'
+import { AfterAnswer } from './lib/after-answer.ts'
 import { Clock } from './lib/clock.ts'
 import { recordLegacyExports } from './lib/lead-sets.ts'
 import { seedIfEmpty } from './seed/index.ts'
@@ -14,11 +15,13 @@ import { seedIfEmpty } from './seed/index.ts'
 export interface RunningService {
   url: string
   deps: Deps
+  /** Resolves once the work requests left for after their answers is done (lib/after-answer.ts). */
+  afterAnswerDone(): Promise<void>
   close(): Promise<void>
 }
 
 /** Opens (and on first start migrates and seeds) the database, starts the worker and the HTTP server. */
-export async function startService(given: Config, options: { resolveHost?: (host: string) => Promise<string[]> } = {}): Promise<RunningService> {
+export async function startService(given: Config, options: { resolveHost?: (host: string, signal?: AbortSignal) => Promise<string[]> } = {}): Promise<RunningService> {
   const config = { ...given }
   const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize })
   const clock = new Clock()
@@ -28,9 +31,23 @@ export async function startService(given: Config, options: { resolveHost?: (host
   const worker = startExportWorker({ db, clock, config })
   const cleanup = startCleanup({ db, clock, config })
   const webhooks = startWebhookWorker({ db, clock, config, resolveHost: options.resolveHost })
-  const deps: Deps = { db, clock, config, kickExports: worker.kick, kickWebhooks: webhooks.kick, resolveHost: options.resolveHost }
+  const later = new AfterAnswer()
+  const deps: Deps = { db, clock, config, kickExports: worker.kick, kickWebhooks: webhooks.kick, resolveHost: options.resolveHost, afterAnswer: later.run }
   const app = createApp(deps)
-  const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host })
+  // Slow and numerous clients (issue 22): a request's head must arrive within headersTimeoutMs and
+  // the whole request within requestTimeoutMs (Node's defaults: 60 s and 300 s), checked every second
+  // (Node's default check runs every 30 s); past maxConnections new connections are closed at once.
+  const server = serve({
+    fetch: app.fetch,
+    port: config.port,
+    hostname: config.host,
+    serverOptions: {
+      headersTimeout: Math.min(config.http.headersTimeoutMs, config.http.requestTimeoutMs),
+      requestTimeout: config.http.requestTimeoutMs,
+      connectionsCheckingInterval: Math.min(1_000, config.http.headersTimeoutMs),
+    },
+  })
+  server.maxConnections = config.http.maxConnections
   await new Promise<void>((resolve) => server.once('listening', () => resolve()))
   const { port } = server.address() as AddressInfo
   const url = `http://${config.host}:${port}`
@@ -39,8 +56,10 @@ export async function startService(given: Config, options: { resolveHost?: (host
   return {
     url,
     deps,
+    afterAnswerDone: () => later.drain(),
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()))
+      await later.drain()
       await worker.stop()
       await webhooks.stop()
       await cleanup.stop()

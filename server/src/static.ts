@@ -224,9 +224,14 @@ export async function serveDashboard(c: Context, distDir: string): Promise<Respo
   // it again would decode twice). A malformed escape (`/%E0%A4`) names no built file: index.html,
   // like any other client-side route.
   const pathname = decodeOnce(new URL(c.req.url).pathname)
-  const rel = pathname?.replace(/^\/+/, '') ?? ''
-  let file: string | null = path.resolve(distDir, rel)
-  if (!file.startsWith(distDir + path.sep) || rel === 'index.html' || rel.startsWith('.vite/')) file = null
+  // The path is judged once resolved (decoded, `..` and `.` applied), never as written: `/x/..%2f.vite/…`
+  // names dist/.vite/…, which a check of the written path let through (issue 22).
+  let file: string | null = path.resolve(distDir, (pathname ?? '').replace(/^\/+/, ''))
+  const rel = path.relative(distDir, file)
+  const inside = rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel)
+  // a hidden file or directory of the build (its .vite/ manifests) is nobody's page: 404, not the dashboard
+  if (inside && rel.split(path.sep).some((segment) => segment.startsWith('.'))) return c.text('Not found.', 404, SECURITY_HEADERS)
+  if (!inside || rel === 'index.html') file = null
   if (file) {
     try {
       if (!(await stat(file)).isFile()) file = null
@@ -255,7 +260,7 @@ export async function serveDashboard(c: Context, distDir: string): Promise<Respo
     const ext = path.extname(file)
     headers['Content-Type'] = TYPES[ext] ?? 'application/octet-stream'
     // hashed assets never change; anything else (robots.txt, favicon) is revalidated
-    headers['Cache-Control'] = rel.startsWith('assets/') ? 'public, max-age=31536000, immutable' : 'no-cache'
+    headers['Cache-Control'] = rel.startsWith(`assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache'
     body = await readFile(file)
     if (encoding && COMPRESSIBLE.has(ext)) {
       const twin = await readFile(`${file}.${encoding === 'br' ? 'br' : 'gz'}`).catch(() => null)

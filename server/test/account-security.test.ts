@@ -293,6 +293,7 @@ describe('throttling', () => {
     expect(statuses).toEqual([202, 202, 202, 202, 202, 429, 429, 429])
     expect((await requestFrom(small, '127.0.0.5', '/api/auth/login/', { method: 'POST', json: { username: u.email, password: u.password } })).status).toBe(200)
     expect((await requestFrom(small, '127.0.0.6', '/api/auth/password-reset/', { method: 'POST', json: { email: u.email } })).status).toBe(202)
+    await small.afterAnswerDone() // the mails are written after the answers
     const { readdir } = await import('node:fs/promises')
     const path = await import('node:path')
     const mails = (await readdir(path.join(small.deps.config.dataDir, 'outbox'))).filter((f) => f.endsWith(`-${u.email}.eml`))

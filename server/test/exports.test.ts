@@ -186,7 +186,7 @@ describe('spreadsheet formula injection', () => {
   it("CSV: a text cell a spreadsheet would run as a formula gets a leading ', phone numbers stay; XLSX cells are text", async () => {
     const hostile = [
       { name: '=HYPERLINK("http://evil.example","click")', phone: '+31 20 123-4567', website: '@SUM(1+1)', address: '-2+3+cmd|\' /C calc\'!A0', instagram: '\t=1+1', facebook: '\r=1+1' },
-      { name: '+cmd|\' /C calc\'!A0', phone: '+1+cmd|\' /C calc\'!A0', website: 'https://ok.example', address: '-12 Main St', instagram: 'Main St 1, @SUM(1)', facebook: 'Shop; "=1+1' },
+      { name: '+cmd|\' /C calc\'!A0', phone: '+1+cmd|\' /C calc\'!A0', website: 'Shop\n=1+1', address: '-12 Main St', instagram: 'Main St 1, @SUM(1)', facebook: 'Shop; "=1+1' },
       { name: 'Plain Bakery', phone: '-(555) 010.99/1', website: 'a;+cmd|x', address: 'Dam 1; Dam 2', instagram: 'https://instagram.com/x', facebook: 'Shop;=1+1' },
     ]
     const { rows: ids } = await svc.deps.db.query<{ id: number }>("SELECT id FROM companies WHERE country_code = 'NL' ORDER BY id LIMIT 3")
@@ -211,17 +211,18 @@ describe('spreadsheet formula injection', () => {
     expect(leads.every((r) => r.length === header!.length)).toBe(true)
     expect(leads.map((r) => col(r, 'name'))).toEqual(["'" + hostile[0]!.name, "'" + hostile[1]!.name, 'Plain Bakery'])
     expect(leads.map((r) => col(r, 'phone'))).toEqual(['+31 20 123-4567', "'" + hostile[1]!.phone, '-(555) 010.99/1'])
-    expect(leads.map((r) => col(r, 'website'))).toEqual(["'@SUM(1+1)", 'https://ok.example', "a;'+cmd|x"])
+    // the text after a CR, LF or tab is checked like the text after a ; (issue 22)
+    expect(leads.map((r) => col(r, 'website'))).toEqual(["'@SUM(1+1)", "Shop\n'=1+1", "a;'+cmd|x"])
     expect(leads.map((r) => col(r, 'address'))).toEqual(["'" + hostile[0]!.address, "'-12 Main St", 'Dam 1; Dam 2'])
-    expect(col(leads[0]!, 'instagram')).toBe("'\t=1+1")
-    expect(col(leads[0]!, 'facebook')).toBe("'\r=1+1")
+    expect(col(leads[0]!, 'instagram')).toBe("'\t'=1+1")
+    expect(col(leads[0]!, 'facebook')).toBe("'\r'=1+1")
     expect(col(leads[2]!, 'instagram')).toBe('https://instagram.com/x')
     // every ;- or ,-separated segment, as a ;-separator spreadsheet that ignores the quoting would
     // split a cell, starts as text (phone numbers aside)
     expect(col(leads[2]!, 'facebook')).toBe("Shop;'=1+1")
     expect(col(leads[1]!, 'facebook')).toBe('Shop; "\'=1+1')
     expect(col(leads[1]!, 'instagram')).toBe("Main St 1, '@SUM(1)")
-    const segments = leads.flat().flatMap((cell) => cell.split(/[;,]/)).map((s) => s.replace(/^[\s"]+/, ''))
+    const segments = leads.flat().flatMap((cell) => cell.split(/[;,\r\n\t]/)).map((s) => s.replace(/^[\s"]+/, ''))
     const runs = segments.filter((s) => /^[=@]/.test(s) || (/^[+-]/.test(s) && !/^[+-][\d ()./-]*$/.test(s)))
     expect(runs).toEqual([])
     expect(segments.length).toBeGreaterThan(leads.flat().length) // the split did happen

@@ -25,7 +25,7 @@ describe('filtersQuerySchema', () => {
       phone_number: '1',
       website: 'false',
       main_activity_only: '0',
-      paginate: 'TRUE',
+      paginate: 'true',
       page: '3',
     })
     expect(r.success).toBe(true)
@@ -58,12 +58,15 @@ describe('filtersQuerySchema', () => {
       level3_location: '-4',
       email: 'maybe',
       website: 'yes please',
+      paginate: 'TRUE', // exactly true, false, 1 or 0 (issue 22)
+      phone_number: 'yes',
+      main_activity_only: '',
       page: '0',
     })
     expect(r.success).toBe(false)
     const fields = new Set(r.error!.issues.map((i) => i.path.join('.')))
     expect([...fields].sort()).toEqual(
-      ['category', 'countries', 'email', 'level1_location', 'level2_location', 'level3_location', 'page', 'website'].sort(),
+      ['category', 'countries', 'email', 'level1_location', 'level2_location', 'level3_location', 'main_activity_only', 'page', 'paginate', 'phone_number', 'website'].sort(),
     )
   })
 

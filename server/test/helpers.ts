@@ -58,12 +58,16 @@ export async function startTestService(overrides: Partial<Config> = {}, options:
   const service = await startService(config, options)
   return {
     ...service,
-    request(p, init = {}) {
+    async request(p, init = {}) {
       const { json, token, headers, ...rest } = init
       const h = new Headers(headers)
       if (json !== undefined) h.set('Content-Type', 'application/json')
       if (token) h.set('Authorization', token.includes(' ') ? token : `Bearer ${token}`)
-      return fetch(service.url + p, { ...rest, headers: h, body: json !== undefined ? JSON.stringify(json) : rest.body })
+      const res = await fetch(service.url + p, { ...rest, headers: h, body: json !== undefined ? JSON.stringify(json) : rest.body })
+      // what the request left for after its answer (a reset mail) is done before the test goes on,
+      // as a person reads the mail after the page answered
+      await service.afterAnswerDone()
+      return res
     },
     async close() {
       await service.close()

@@ -3,11 +3,11 @@ import http from 'node:http'
 import https from 'node:https'
 import type { LookupFunction } from 'node:net'
 import type { Deps } from '../app-env.ts'
-import type { Queryable } from '../db/db.ts'
+import type { Db } from '../db/db.ts'
 import { describeError } from '../lib/errors.ts'
 import { open } from '../lib/secret-box.ts'
 import { BlockedTarget, resolveTarget, systemResolver, type Resolver } from '../lib/webhook-target.ts'
-import { signature, SIGNATURE_HEADER } from '../lib/webhooks.ts'
+import { signature, SIGNATURE_HEADER, TEST_EVENT, type DeliveryError } from '../lib/webhooks.ts'
 
 type WorkerDeps = Omit<Deps, 'kickExports' | 'kickWebhooks'> & { resolveHost?: Resolver }
 
@@ -16,10 +16,20 @@ export const MAX_RESPONSE_BYTES = 16 * 1024
 /** Retry delays as multiples of WEBHOOK_RETRY_BASE_MS (10 s by default: 10 s, 50 s, 5 min, 20 min, 100 min). */
 const BACKOFF = [1, 5, 30, 120, 600]
 const LEASE_MS = 60_000
+/** Namespace of the advisory locks that let one claim at a time look at an account's deliveries. */
+const ACCOUNT_LOCK = 22_001
+
+/**
+ * Two lanes, each with its own workers: export events, and test events (sent on request, with the
+ * shorter WEBHOOK_TEST_TIMEOUT_MS), so that test events sent in bulk never hold up an export's event.
+ */
+export type Lane = 'events' | 'tests'
+export const LANES: readonly Lane[] = ['events', 'tests']
 
 interface DeliveryRow {
   id: string
   endpoint_id: string
+  user_id: number
   event_id: string
   event_type: string
   payload: unknown
@@ -30,11 +40,30 @@ interface DeliveryRow {
 
 export interface AttemptResult {
   statusCode: number | null
-  error: string | null
+  /** A category, never the other side's words (lib/webhooks.ts DELIVERY_ERRORS). */
+  error: DeliveryError | null
   durationMs: number
 }
 
-/** One POST to the checked address: no redirects, bounded in time and in bytes read. */
+/** Errors of a TLS handshake or certificate check (Node's and OpenSSL's codes). */
+const TLS_ERROR = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH|EPROTO$)/
+
+function connectionError(e: unknown): DeliveryError {
+  const code = typeof e === 'object' && e !== null ? String((e as { code?: unknown }).code ?? '') : ''
+  return TLS_ERROR.test(code) ? 'tls_failed' : 'connection_failed'
+}
+
+/** A promise that rejects when the signal aborts (and never otherwise). */
+const abortion = (signal: AbortSignal) =>
+  new Promise<never>((_resolve, reject) => {
+    if (signal.aborted) reject(signal.reason)
+    else signal.addEventListener('abort', () => reject(signal.reason), { once: true })
+  })
+
+/**
+ * One POST to the checked address: no redirects, bounded in bytes read and in time — the whole of it,
+ * the name lookup included (a resolver that never answers cannot stretch a delivery past its deadline).
+ */
 export async function deliverOnce(
   url: URL,
   body: string,
@@ -43,65 +72,115 @@ export async function deliverOnce(
 ): Promise<AttemptResult> {
   const started = performance.now()
   const took = () => Math.round(performance.now() - started)
-  let target: { address: string; family: 4 | 6 }
+  const deadline = new AbortController()
+  const timer = setTimeout(() => deadline.abort(new Error('deadline')), opts.timeoutMs)
   try {
-    target = await resolveTarget(url, opts.allowLoopback, opts.resolve)
-  } catch (e) {
-    return { statusCode: null, error: e instanceof BlockedTarget ? e.message : `could not resolve ${url.hostname}`, durationMs: took() }
-  }
-  // the connection goes to the address just checked, whatever the name resolves to a moment later
-  const pinned: LookupFunction = (_host, options, cb) => {
-    if (typeof options === 'object' && options?.all) (cb as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [target])
-    else cb(null, target.address, target.family)
-  }
-  return new Promise<AttemptResult>((resolve) => {
-    let settled = false
-    const finish = (r: Omit<AttemptResult, 'durationMs'>) => {
-      if (settled) return
-      settled = true
-      clearTimeout(timer)
-      req.destroy()
-      resolve({ ...r, durationMs: took() })
+    let target: { address: string; family: 4 | 6 }
+    try {
+      target = await Promise.race([resolveTarget(url, opts.allowLoopback, opts.resolve, deadline.signal), abortion(deadline.signal)])
+    } catch (e) {
+      if (deadline.signal.aborted) return { statusCode: null, error: 'timeout', durationMs: took() }
+      return { statusCode: null, error: e instanceof BlockedTarget ? 'address_blocked' : 'dns_failed', durationMs: took() }
     }
-    const lib = url.protocol === 'https:' ? https : http
-    const req = lib.request(url, {
-      method: 'POST',
-      headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
-      lookup: pinned,
-      agent: false,
-    })
-    const timer = setTimeout(() => finish({ statusCode: null, error: `no answer within ${opts.timeoutMs} ms` }), opts.timeoutMs)
-    req.on('error', (e) => finish({ statusCode: null, error: `connection failed: ${e.message}` }))
-    req.on('response', (res) => {
-      const code = res.statusCode ?? 0
-      const redirect = code >= 300 && code < 400 ? `redirect to ${String(res.headers.location ?? '?').slice(0, 200)} not followed` : null
-      let read = 0
-      res.on('data', (chunk: Buffer) => {
-        read += chunk.length
-        if (read > MAX_RESPONSE_BYTES) finish({ statusCode: code, error: redirect ?? (code >= 200 && code < 300 ? null : `HTTP ${code}`) })
+    // the connection goes to the address just checked, whatever the name resolves to a moment later
+    const pinned: LookupFunction = (_host, options, cb) => {
+      if (typeof options === 'object' && options?.all) (cb as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [target])
+      else cb(null, target.address, target.family)
+    }
+    return await new Promise<AttemptResult>((resolve) => {
+      let settled = false
+      const finish = (r: Omit<AttemptResult, 'durationMs'>) => {
+        if (settled) return
+        settled = true
+        req.destroy()
+        resolve({ ...r, durationMs: took() })
+      }
+      const lib = url.protocol === 'https:' ? https : http
+      const req = lib.request(url, {
+        method: 'POST',
+        headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
+        lookup: pinned,
+        agent: false,
       })
-      res.on('end', () => finish({ statusCode: code, error: redirect ?? (code >= 200 && code < 300 ? null : `HTTP ${code}`) }))
-      res.on('error', () => finish({ statusCode: code, error: redirect ?? `HTTP ${code}, answer cut off` }))
+      const timedOut = () => finish({ statusCode: null, error: 'timeout' })
+      if (deadline.signal.aborted) timedOut()
+      deadline.signal.addEventListener('abort', timedOut, { once: true })
+      req.on('error', (e) => finish({ statusCode: null, error: connectionError(e) }))
+      req.on('response', (res) => {
+        const code = res.statusCode ?? 0
+        const verdict: DeliveryError | null = code >= 300 && code < 400 ? 'redirect' : code >= 200 && code < 300 ? null : 'http_error'
+        let read = 0
+        res.on('data', (chunk: Buffer) => {
+          read += chunk.length
+          if (read > MAX_RESPONSE_BYTES) finish({ statusCode: code, error: verdict })
+        })
+        res.on('end', () => finish({ statusCode: code, error: verdict }))
+        res.on('error', () => finish({ statusCode: code, error: verdict ?? 'connection_failed' }))
+      })
+      req.end(body)
     })
-    req.end(body)
-  })
+  } finally {
+    clearTimeout(timer)
+  }
 }
 
-async function claimNext(q: Queryable, owner: string): Promise<DeliveryRow | undefined> {
-  const { rows } = await q.query<DeliveryRow>(
-    `WITH claimed AS (
-       UPDATE webhook_deliveries SET status = 'delivering', lease_owner = $1, lease_until = clock_timestamp() + $2 * interval '1 millisecond',
-              attempts = attempts + 1
-        WHERE id = (SELECT id FROM webhook_deliveries
-                     WHERE (status = 'pending' AND next_attempt_at <= clock_timestamp())
-                        OR (status = 'delivering' AND lease_until < clock_timestamp())
-                     ORDER BY next_attempt_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)
-        RETURNING *)
-     SELECT c.id, c.endpoint_id, c.event_id, c.event_type, c.payload, c.attempts, e.url, e.secret_sealed
-       FROM claimed c JOIN webhook_endpoints e ON e.id = c.endpoint_id`,
-    [owner, LEASE_MS],
-  )
-  return rows[0]
+/** Deliveries of a lane that may be sent now: due (or their sender's lease lapsed), of an endpoint not paused. */
+const DUE = (lane: string) => `((d.status = 'pending' AND d.next_attempt_at <= clock_timestamp()) OR (d.status = 'delivering' AND d.lease_until < clock_timestamp()))
+   AND (d.event_type = '${TEST_EVENT}') = ${lane}
+   AND (e.paused_until IS NULL OR e.paused_until <= clock_timestamp())`
+/** A delivery of the same account being sent right now (a lapsed lease does not count: its sender is gone). */
+const IN_FLIGHT = `SELECT 1 FROM webhook_deliveries f JOIN webhook_endpoints fe ON fe.id = f.endpoint_id
+   WHERE fe.user_id = e.user_id AND f.status = 'delivering' AND f.lease_until >= clock_timestamp()`
+
+/**
+ * The next delivery of a lane, fairly: at most ONE delivery per account is in flight (across lanes and
+ * instances), and among the accounts with something due, the one that has waited longest goes first —
+ * waiting since its last claim or since its oldest due delivery, whichever is later. So an endpoint
+ * that never answers holds at most one worker, and every other account's events keep flowing.
+ * The account's advisory lock makes two claims of one account (two workers, two instances) take turns.
+ */
+async function claimNext(db: Db, owner: string, lane: Lane): Promise<DeliveryRow | undefined> {
+  const isTest = lane === 'tests' ? 'true' : 'false'
+  return db.tx(async (q) => {
+    const { rows: accounts } = await q.query<{ user_id: number }>(
+      `SELECT user_id FROM (
+         SELECT DISTINCT ON (e.user_id) e.user_id, d.id, d.next_attempt_at,
+                GREATEST(coalesce(t.last_claimed_at, '-infinity'::timestamptz), d.next_attempt_at) AS waiting_since
+           FROM webhook_deliveries d
+           JOIN webhook_endpoints e ON e.id = d.endpoint_id
+           LEFT JOIN webhook_turns t ON t.user_id = e.user_id
+          WHERE ${DUE(isTest)} AND NOT EXISTS (${IN_FLIGHT})
+          ORDER BY e.user_id, d.next_attempt_at, d.id) due
+        ORDER BY waiting_since, next_attempt_at, id
+        LIMIT 8`,
+    )
+    for (const { user_id } of accounts) {
+      const locked = (await q.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1, $2) AS ok', [ACCOUNT_LOCK, user_id])).rows[0]
+      if (!locked?.ok) continue // another claim is looking at this account right now
+      const { rows } = await q.query<DeliveryRow>(
+        `WITH picked AS (
+           SELECT d.id FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+            WHERE e.user_id = $1 AND ${DUE(isTest)} AND NOT EXISTS (${IN_FLIGHT})
+            ORDER BY d.next_attempt_at, d.id LIMIT 1 FOR UPDATE OF d SKIP LOCKED),
+         claimed AS (
+           UPDATE webhook_deliveries SET status = 'delivering', lease_owner = $2, lease_until = clock_timestamp() + $3 * interval '1 millisecond',
+                  attempts = attempts + 1
+            WHERE id = (SELECT id FROM picked)
+            RETURNING *)
+         SELECT c.id, c.endpoint_id, e.user_id, c.event_id, c.event_type, c.payload, c.attempts, e.url, e.secret_sealed
+           FROM claimed c JOIN webhook_endpoints e ON e.id = c.endpoint_id`,
+        [user_id, owner, LEASE_MS],
+      )
+      if (!rows[0]) continue
+      await q.query(
+        `INSERT INTO webhook_turns (user_id, last_claimed_at) VALUES ($1, clock_timestamp())
+         ON CONFLICT (user_id) DO UPDATE SET last_claimed_at = excluded.last_claimed_at`,
+        [user_id],
+      )
+      return rows[0]
+    }
+    return undefined
+  })
 }
 
 /** Signs and sends one delivery, then records the attempt: succeeded, retried later with back-off, or failed. */
@@ -116,7 +195,7 @@ async function processDelivery(deps: WorkerDeps, d: DeliveryRow, owner: string) 
     secret = open(config.secret, d.secret_sealed)
   } catch {
     // a SECRET_KEY that changed since the endpoint was added: nothing can be signed until its secret is rotated
-    return recordAttempt(deps, d, owner, { statusCode: null, error: 'the signing secret cannot be read: rotate it', durationMs: 0 })
+    return recordAttempt(deps, d, owner, { statusCode: null, error: 'secret_unreadable', durationMs: 0 })
   }
   const result = await deliverOnce(
     new URL(d.url),
@@ -129,66 +208,105 @@ async function processDelivery(deps: WorkerDeps, d: DeliveryRow, owner: string) 
       'Leads-Event-Type': d.event_type,
       'Leads-Delivery-Attempt': String(d.attempts),
     },
-    { timeoutMs: config.webhooks.timeoutMs, allowLoopback: config.webhooks.allowHttpLoopback, resolve: deps.resolveHost ?? systemResolver },
+    {
+      timeoutMs: d.event_type === TEST_EVENT ? config.webhooks.testTimeoutMs : config.webhooks.timeoutMs,
+      allowLoopback: config.webhooks.allowHttpLoopback,
+      resolve: deps.resolveHost ?? systemResolver,
+    },
   )
   await recordAttempt(deps, d, owner, result)
 }
 
-/** Writes one attempt into the delivery's log and decides what is next: done, a later retry, or given up. */
+/**
+ * Writes one attempt into the delivery's log and decides what is next: done, a later retry, or given
+ * up; and the endpoint's health: a timeout counts towards "unhealthy" (after WEBHOOK_UNHEALTHY_AFTER in
+ * a row its deliveries wait, and one is tried every WEBHOOK_UNHEALTHY_RETRY_MS), any HTTP answer makes
+ * it healthy again, and any other failure of an unhealthy endpoint keeps it waiting.
+ */
 async function recordAttempt(deps: WorkerDeps, d: DeliveryRow, owner: string, result: AttemptResult) {
   const { config, db } = deps
   const ok = result.error === null && result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300
   const last = d.attempts >= config.webhooks.maxAttempts
   const status = ok ? 'succeeded' : last ? 'failed' : 'pending'
   const delayMs = config.webhooks.retryBaseMs * (BACKOFF[Math.min(d.attempts - 1, BACKOFF.length - 1)] ?? 1)
-  const entry = { attempt: d.attempts, status_code: result.statusCode, error: result.error, duration_ms: result.durationMs }
-  await db.query(
-    `UPDATE webhook_deliveries SET status = $2, last_status_code = $3, last_error = $4, last_attempt_at = clock_timestamp(),
-            next_attempt_at = CASE WHEN $2 = 'pending' THEN clock_timestamp() + $5 * interval '1 millisecond' ELSE next_attempt_at END,
-            attempt_log = attempt_log || jsonb_build_array(jsonb_build_object('at', clock_timestamp()) || $6::jsonb),
-            lease_owner = NULL, lease_until = NULL
-      WHERE id = $1 AND lease_owner = $7`,
-    [d.id, status, result.statusCode, result.error, delayMs, JSON.stringify(entry), owner],
-  )
+  const entry = { attempt: d.attempts, status_code: result.statusCode, error_code: result.error, duration_ms: result.durationMs }
+  await db.tx(async (q) => {
+    const { rows } = await q.query(
+      `UPDATE webhook_deliveries SET status = $2, last_status_code = $3, last_error = $4, last_attempt_at = clock_timestamp(),
+              next_attempt_at = CASE WHEN $2 = 'pending' THEN clock_timestamp() + $5 * interval '1 millisecond' ELSE next_attempt_at END,
+              attempt_log = attempt_log || jsonb_build_array(jsonb_build_object('at', clock_timestamp()) || $6::jsonb),
+              lease_owner = NULL, lease_until = NULL
+        WHERE id = $1 AND lease_owner = $7 RETURNING id`,
+      [d.id, status, result.statusCode, result.error, delayMs, JSON.stringify(entry), owner],
+    )
+    if (!rows.length) return // the lease lapsed and another worker took the delivery over
+    const { unhealthyAfter, unhealthyRetryMs } = config.webhooks
+    if (result.statusCode !== null) {
+      await q.query('UPDATE webhook_endpoints SET consecutive_timeouts = 0, unhealthy_since = NULL, paused_until = NULL WHERE id = $1', [d.endpoint_id])
+    } else if (result.error === 'timeout') {
+      await q.query(
+        `UPDATE webhook_endpoints SET consecutive_timeouts = consecutive_timeouts + 1,
+                unhealthy_since = CASE WHEN consecutive_timeouts + 1 >= $2 THEN coalesce(unhealthy_since, clock_timestamp()) ELSE unhealthy_since END,
+                paused_until = CASE WHEN consecutive_timeouts + 1 >= $2 THEN clock_timestamp() + $3 * interval '1 millisecond' ELSE paused_until END
+          WHERE id = $1`,
+        [d.endpoint_id, unhealthyAfter, unhealthyRetryMs],
+      )
+    } else {
+      await q.query(
+        `UPDATE webhook_endpoints SET paused_until = clock_timestamp() + $2 * interval '1 millisecond' WHERE id = $1 AND unhealthy_since IS NOT NULL`,
+        [d.endpoint_id, unhealthyRetryMs],
+      )
+    }
+  })
 }
 
 /**
  * WEBHOOK deliveries as jobs in the database, shared by every instance: a worker claims a due one
- * (FOR UPDATE SKIP LOCKED, with a lease so a killed instance's claim lapses), sends it and records the
- * attempt. `kick()` after queueing; an idle worker also looks every WEBHOOK_POLL_MS (retries come due,
- * exports of other instances complete).
+ * (fairly, see claimNext; with a lease so a killed instance's claim lapses), sends it and records the
+ * attempt. `concurrency` workers per lane (export events, test events). `kick()` after queueing; an
+ * idle worker also looks every WEBHOOK_POLL_MS (retries come due, exports of other instances complete,
+ * another account's delivery ends).
  */
 export function startWebhookWorker(deps: WorkerDeps, concurrency = 2): { kick: () => void; stop: () => Promise<void> } {
   const instance = randomBytes(6).toString('hex')
   let stopped = false
-  let wanted = false
   let workers = 0
   const running = new Set<Promise<void>>()
-  const work = async () => {
-    const owner = `${instance}/${++workers}`
+  const lanes = LANES.map((lane) => ({ lane, wanted: false, running: new Set<Promise<void>>() }))
+  type Pool = (typeof lanes)[number]
+
+  const work = async (pool: Pool) => {
+    const owner = `${instance}/${pool.lane}/${++workers}`
     while (!stopped) {
-      wanted = false
-      const job = await claimNext(deps.db, owner)
+      pool.wanted = false
+      const job = await claimNext(deps.db, owner, pool.lane)
       if (!job) return
       await processDelivery(deps, job, owner).catch(async (e: unknown) => {
         console.error(`[webhook ${job.id}] ${describeError(e)}`)
         // recorded as a failed attempt, so a delivery that always throws ends after maxAttempts instead of every lease
-        await recordAttempt(deps, job, owner, { statusCode: null, error: 'internal error', durationMs: 0 }).catch(() => undefined)
+        await recordAttempt(deps, job, owner, { statusCode: null, error: 'internal', durationMs: 0 }).catch(() => undefined)
       })
+      // this account may now send its next delivery, in either lane
+      kick()
+    }
+  }
+  const start = (pool: Pool) => {
+    if (stopped) return
+    pool.wanted = true
+    for (let i = pool.running.size; i < concurrency; i++) {
+      const p: Promise<void> = work(pool)
+        .catch((e: unknown) => console.error(`[webhook worker] ${describeError(e)}`))
+        .finally(() => {
+          pool.running.delete(p)
+          running.delete(p)
+          if (pool.wanted && !stopped) start(pool)
+        })
+      pool.running.add(p)
+      running.add(p)
     }
   }
   const kick = () => {
-    if (stopped) return
-    wanted = true
-    for (let i = running.size; i < concurrency; i++) {
-      const p: Promise<void> = work()
-        .catch((e: unknown) => console.error(`[webhook worker] ${describeError(e)}`))
-        .finally(() => {
-          running.delete(p)
-          if (wanted && !stopped) kick()
-        })
-      running.add(p)
-    }
+    for (const pool of lanes) start(pool)
   }
   const poll = setInterval(kick, deps.config.webhooks.pollMs)
   poll.unref()
@@ -198,7 +316,7 @@ export function startWebhookWorker(deps: WorkerDeps, concurrency = 2): { kick: (
     async stop() {
       stopped = true
       clearInterval(poll)
-      await Promise.all([...running])
+      while (running.size) await Promise.all([...running])
     },
   }
 }

@@ -182,6 +182,7 @@ async function authenticate(c: Parameters<MiddlewareHandler<AppEnv>>[0]): Promis
     c.set('user', { id: claims.userId })
     c.set('credential', `jwt:${claims.userId}`)
     c.set('apiKey', null)
+    c.set('session', claims.familyId)
     return
   }
   const row = (
@@ -194,4 +195,5 @@ async function authenticate(c: Parameters<MiddlewareHandler<AppEnv>>[0]): Promis
   c.set('user', { id: row.user_id })
   c.set('credential', `key:${row.id}`)
   c.set('apiKey', { id: row.id, scope: row.scope, monthlyCap: row.monthly_credit_cap })
+  c.set('session', null)
 }

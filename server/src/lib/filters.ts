@@ -78,17 +78,17 @@ export const idListQuery = (what: string) =>
     })
     .openapi({ description: `${what} ids, repeated or comma-separated.` })
 
-const TRUE_VALUES = new Set(['true', '1', 'yes', 'on'])
-const FALSE_VALUES = new Set(['false', '0', 'no', 'off', ''])
+/** Exactly these (issue 22: `yes`, `on`, `TRUE` or an empty value were read loosely). */
+const TRUE_VALUES = new Set(['true', '1'])
+const FALSE_VALUES = new Set(['false', '0'])
 
-/** Boolean-like query flag: "true"/"1" or "false"/"0"; absent = false. */
+/** Boolean-like query flag: "true"/"1" or "false"/"0", nothing else; absent = false. */
 export const booleanLike = safeString()
   .optional()
   .transform((value, ctx) => {
     if (value === undefined) return false
-    const v = value.trim().toLowerCase()
-    if (TRUE_VALUES.has(v)) return true
-    if (FALSE_VALUES.has(v)) return false
+    if (TRUE_VALUES.has(value)) return true
+    if (FALSE_VALUES.has(value)) return false
     ctx.addIssue({ code: 'custom', message: 'Must be a boolean: "true", "1", "false" or "0".', params: { code: 'invalid_boolean' } })
     return z.NEVER
   })

@@ -300,10 +300,12 @@ const ENDPOINTS: Record<string, Endpoint> = {
 }
 
 /**
- * Extensions (x-extension) the profile keeps: the link in the sign-up mail, which the service still
- * sends; a confirmed address is reference behaviour (decisions.md), so the link must work.
+ * Extensions (x-extension) the profile keeps: the links in the mails the service still sends (the
+ * sign-up confirmation; the "this wasn't me" link in the notice of an email change). A confirmed
+ * address and a password for credential changes are reference behaviour (decisions.md), so the
+ * links must work.
  */
-const KEPT_EXTENSIONS = new Set(['POST /api/auth/confirm-email'])
+const KEPT_EXTENSIONS = new Set(['POST /api/auth/confirm-email', 'GET /api/auth/email-change/cancel', 'POST /api/auth/email-change/cancel'])
 
 /** Paths of the reference that are no extension by the registry but that the interface does not have. */
 const NOT_IN_INTERFACE = [

@@ -14,13 +14,17 @@ export interface MailParams {
   signup_confirm: { link: string; credits: number }
   /** To the NEW address of an email change: confirm it to make it the sign-in address. */
   email_change_confirm: { link: string; new_email: string }
-  /** To the OLD address of an email change: someone asked to move the account to `new_email`. */
-  email_change_notice: { new_email: string }
+  /**
+   * To the OLD address of an email change: someone asked to move the account to `new_email`; the
+   * "this wasn't me" `cancel_link` cancels (or undoes) it and ends every session.
+   */
+  email_change_notice: { new_email: string; cancel_link: string }
   /**
    * After a password reset or change: every session was ended; these API keys still work
-   * (prefix and creation day), revocable at `keys_url`.
+   * (prefix and creation day), revocable at `keys_url`; these webhook endpoints still receive events,
+   * removable at `webhooks_url`.
    */
-  password_changed: { keys: Array<{ prefix: string; created: Date }>; keys_url: string }
+  password_changed: { keys: Array<{ prefix: string; created: Date }>; keys_url: string; webhooks: Array<{ url: string }>; webhooks_url: string }
 }
 export type MailKind = keyof MailParams
 
@@ -87,7 +91,9 @@ const blocks: { [K in MailKind]: (t: TFunction, p: MailParams[K], lng: string) =
   ],
   email_change_notice: (t, p) => [
     { text: t('email_change_notice.intro', { email: p.new_email }) },
-    { text: t('email_change_notice.advice') },
+    { text: t('email_change_notice.pending') },
+    { text: t('email_change_notice.notYou') },
+    { link: p.cancel_link },
   ],
   password_changed: (t, p, lng) => {
     const day = new Intl.DateTimeFormat(lng, { dateStyle: 'medium', timeZone: 'UTC' })
@@ -100,8 +106,21 @@ const blocks: { [K in MailKind]: (t: TFunction, p: MailParams[K], lng: string) =
             { text: t('password_changed.revoke', { url: p.keys_url }) },
           ]
         : [{ text: t('password_changed.noKeys') }, { text: t('password_changed.notYou') }]),
+      ...(p.webhooks.length
+        ? [
+            { text: t('password_changed.webhooks') },
+            { pre: p.webhooks.map((w) => w.url).join('\n') },
+            { text: t('password_changed.removeWebhooks', { url: p.webhooks_url }) },
+          ]
+        : []),
     ]
   },
+}
+
+/** The strings of a page the service itself renders (the "this wasn't me" page), in the person's language. */
+export function pageStrings(preferred: string | null | undefined): { t: TFunction; lang: string; dir: 'ltr' | 'rtl' } {
+  const lang = preferred && (LANGUAGES as readonly string[]).includes(preferred) ? preferred : 'en'
+  return { t: i18n.getFixedT(lang, 'mail'), lang, dir: RTL.has(lang) ? 'rtl' : 'ltr' }
 }
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)

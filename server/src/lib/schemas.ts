@@ -26,7 +26,21 @@ export const safeString = () => z.string().refine(...refuseNul)
 export const int32 = () => z.number().int().min(INT32_MIN).max(INT32_MAX)
 export const languageSchema = z.enum(LANGUAGES).openapi({ description: 'Two-letter UI language (27 values).' })
 export const emailSchema = z.email().max(254).refine(...refuseNul)
-export const nameSchema = safeString().max(150)
+/**
+ * Names people give (first and last name, a search's name) are shown beside other text: control
+ * characters (C0 and C1; U+0000 has its own check above) and bidi overrides and isolates
+ * (U+202A–U+202E, U+2066–U+2069) are refused, so a name cannot reverse or reorder the label next to
+ * it (issue 22: "‮" turned "Export #97" around).
+ */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const CONTROL_OR_BIDI = /[\u0001-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/
+export const refuseControl = [
+  (s: string) => !CONTROL_OR_BIDI.test(s),
+  { message: 'Must not contain control characters or text-direction overrides.', params: { code: 'control_characters' } },
+] as const
+/** A name: plain text, no NUL, no control or bidi-override characters. */
+export const plainText = () => safeString().refine(...refuseControl)
+export const nameSchema = plainText().max(150)
 /** A positive int32 id in a path. */
 export const idParam = (name: string) =>
   safeString()

@@ -62,7 +62,7 @@ const SUGGEST: Record<string, string> = {
   pge: 'page',
 }
 
-function unknownParameter(key: string): FieldIssue {
+export function unknownParameter(key: string): FieldIssue {
   const bare = key.replace(/\[\]$/, '')
   const suggestion = SUGGEST[bare] ?? SUGGEST[bare.toLowerCase()] ?? (bare !== key ? bare : undefined)
   return {

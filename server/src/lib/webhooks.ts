@@ -7,6 +7,29 @@ export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number]
 export const TEST_EVENT = 'webhook.test'
 export const SIGNATURE_HEADER = 'Leads-Signature'
 
+/**
+ * What went wrong with an attempt, as a category the dashboard translates (locales/<lng>/webhooks.json
+ * `deliveries.errors.<code>`). The log never keeps a receiver's, a resolver's or a proxy's own words:
+ * they are the other side's text (a TLS error can name an egress proxy's certificates).
+ */
+export const DELIVERY_ERRORS = {
+  timeout: 'No answer within the time allowed (the name lookup included).',
+  dns_failed: 'The host name could not be resolved.',
+  address_blocked: 'The host name resolves to a private, loopback or otherwise reserved address.',
+  connection_failed: 'The connection could not be made or was cut off.',
+  tls_failed: 'The secure connection (TLS) could not be set up: check the certificate.',
+  http_error: 'The endpoint answered with an error status.',
+  redirect: 'The endpoint answered with a redirect, which is not followed.',
+  secret_unreadable: 'The signing secret cannot be read: rotate it.',
+  internal: 'The service failed while sending.',
+  other: 'The delivery failed.',
+} as const
+export type DeliveryError = keyof typeof DELIVERY_ERRORS
+export const DELIVERY_ERROR_CODES = Object.keys(DELIVERY_ERRORS) as DeliveryError[]
+/** A stored category, or `other` for anything else (a log written before categories). */
+export const deliveryError = (v: unknown): DeliveryError | null =>
+  v === null || v === undefined ? null : typeof v === 'string' && Object.hasOwn(DELIVERY_ERRORS, v) ? (v as DeliveryError) : 'other'
+
 export const newEventId = () => `evt_${randomBytes(12).toString('hex')}`
 export const newSecret = () => `whsec_${randomBytes(24).toString('base64url')}`
 
@@ -35,7 +58,7 @@ export function queueExportEventSql(p: { ev: string; type: string; at: string })
       FROM done d JOIN webhook_endpoints e ON e.user_id = d.user_id AND ${p.type}::text = ANY(e.events)`
 }
 
-/** Queues a test event for one endpoint; returns the delivery's id and event id. */
+/** Queues a test event for one endpoint (and counts it for the account); returns the delivery's id and event id. */
 export async function queueTestEvent(q: Queryable, endpointId: string, at: Date): Promise<{ id: number; event_id: string }> {
   const ev = newEventId()
   const payload = {
@@ -48,5 +71,6 @@ export async function queueTestEvent(q: Queryable, endpointId: string, at: Date)
     'INSERT INTO webhook_deliveries (endpoint_id, event_id, event_type, payload) VALUES ($1, $2, $3, $4) RETURNING id',
     [endpointId, ev, TEST_EVENT, JSON.stringify(payload)],
   )
+  await q.query(`INSERT INTO webhook_account_events (user_id, kind) SELECT user_id, 'test' FROM webhook_endpoints WHERE id = $1`, [endpointId])
   return { id: Number(rows[0]!.id), event_id: ev }
 }

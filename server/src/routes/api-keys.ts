@@ -110,7 +110,7 @@ const createKeyRoute = createRoute({
       content: { 'application/json': { schema: z.object({ token: z.string(), api_key: ApiKeySchema }).openapi('ApiKeyCreated') } },
     },
     400: jsonError('Invalid input (e.g. an expiry in the past), or the account already holds the maximum of active keys (`api_key_limit` with `limit`, default 25)'),
-    403: jsonError('Called with an API key: keys cannot make keys (`code: api_key_not_allowed`)'),
+    403: jsonError('Called with an API key: keys cannot make keys (`code: api_key_not_allowed`); or the account\'s address is not confirmed yet (`email_not_confirmed`)'),
     ...authErrors,
   },
 })
@@ -157,7 +157,11 @@ export function registerApiKeyRoutes(app: OpenAPIHono<AppEnv>) {
     const limit = c.var.deps.config.maxApiKeys
     const row = await db.tx(async (q) => {
       // The account row lock serialises concurrent creations, so two at once cannot both pass the cap.
-      await q.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [c.var.user.id])
+      const account = (await q.query<{ email_confirmed_at: Date | null }>('SELECT email_confirmed_at FROM users WHERE id = $1 FOR UPDATE', [c.var.user.id])).rows[0]
+      // a key outlives the session that made it: only for an account whose address is confirmed
+      if (!account?.email_confirmed_at) {
+        throw new HttpError(403, { detail: 'Confirm your email address first: API keys are for confirmed accounts.', code: 'email_not_confirmed' })
+      }
       const active = (
         await q.query<{ n: number }>(
           'SELECT count(*)::int AS n FROM api_keys WHERE user_id = $1 AND revoked_at IS NULL AND (expiry IS NULL OR expiry > $2)',

@@ -13,6 +13,10 @@ import { authErrors, emailSchema, jsonBody, jsonError, languageSchema, nameSchem
 import type { Queryable } from '../db/db.ts'
 import { authed, security } from '../lib/authed.ts'
 import type { Config } from '../config.ts'
+import type { Deps } from '../app-env.ts'
+import { afterAnswer } from '../lib/after-answer.ts'
+import { clearFailures, deviceKey, FREE_FAILURES, passwordCheckKey, recordFailure, waitSeconds } from '../lib/backoff.ts'
+import { deviceCookieOf, knownDevice, rememberDevice } from '../lib/device.ts'
 
 export const REFRESH_TOKEN_SECONDS = 14 * 86_400
 const RESET_TOKEN_SECONDS = 3600
@@ -21,10 +25,8 @@ export const SIGNUP_CONFIRM_SECONDS = 7 * 86_400
 export const EMAIL_CHANGE_CONFIRM_SECONDS = 86_400
 /** A rotated refresh token presented again within this many seconds gets the same successor (a retry, two tabs). */
 export const REFRESH_GRACE_SECONDS = 30
-/** Failed sign-ins for one address before the back-off starts; it then doubles from 30 s up to 15 min. */
-export const LOGIN_FREE_FAILURES = 5
-const LOGIN_BACKOFF_BASE_MS = 30_000
-const LOGIN_BACKOFF_MAX_MS = 15 * 60_000
+/** Failed sign-ins for one address before the back-off starts; it then doubles from 30 s up to 15 min (lib/backoff.ts). */
+export const LOGIN_FREE_FAILURES = FREE_FAILURES
 /** Password-reset mails per account and hour; past it the answer is the same 202 and no mail goes out. */
 export const RESET_MAILS_PER_HOUR = 3
 
@@ -95,7 +97,7 @@ const loginRoute = createRoute({
     400: jsonError('Invalid input'),
     401: jsonError('Wrong credentials (`code: invalid_credentials`)'),
     429: jsonError(
-      'Too many attempts: from this address, or for this account (after 5 failed sign-ins each further one doubles the wait, from 30 s up to 15 min; a success resets it). `retry_after` in seconds.',
+      'Too many attempts: from this address, or for this account (after 5 failed sign-ins each further one doubles the wait, from 30 s up to 15 min; a success resets it). A device that signed in to the account before (the HttpOnly `leads.device` cookie this answer sets) has a back-off of its own, so guesses made elsewhere do not lock it out. `retry_after` in seconds.',
     ),
   },
 })
@@ -121,7 +123,8 @@ const resetRequestRoute = createRoute({
   path: '/api/auth/password-reset',
   tags: ['Authentication'],
   summary: 'Ask for a password-reset mail',
-  description: 'Always 202, whether or not the account exists. The mail goes to the local outbox (DATA_DIR/outbox).',
+  description:
+    'Always 202, in the same time whether or not the account exists: the account is looked up and the mail sent after the answer. The mail goes to the local outbox (DATA_DIR/outbox).',
   request: { body: jsonBody(z.object({ email: emailSchema })) },
   responses: {
     202: { description: 'Accepted', content: { 'application/json': { schema: z.object({ detail: z.string() }) } } },
@@ -320,36 +323,23 @@ export function registerAuthRoutes(app: OpenAPIHono<AppEnv>) {
     const { db, clock, config } = c.var.deps
     const now = clock.now()
     const emailKey = username.trim().toLowerCase()
-    // Per typed address, existing account or not (the answer must not tell which), in the database so
-    // that guesses spread over several addresses and several service instances add up.
-    const failures = (
-      await db.query<{ failures: number; blocked_until: Date | null; last_failure_at: Date }>(
-        'SELECT failures, blocked_until, last_failure_at FROM login_failures WHERE email_lower = $1',
-        [emailKey],
-      )
-    ).rows[0]
-    if (failures?.blocked_until && new Date(failures.blocked_until) > now) {
-      const wait = Math.max(1, Math.ceil((new Date(failures.blocked_until).getTime() - now.getTime()) / 1000))
-      throw throttled(wait, `Too many failed sign-ins for this account. Try again in ${wait} seconds.`)
-    }
     const found = (
       await db.query<{ id: number; password_hash: string }>('SELECT id, password_hash FROM users WHERE lower(email) = $1', [emailKey])
     ).rows[0]
+    // A device that signed in to this account before has a back-off of its own; any other is counted
+    // per typed address, existing account or not (the answer must not tell which), in the database so
+    // that guesses spread over several addresses and several service instances add up.
+    const device = found ? knownDevice(config.secret, deviceCookieOf(c), found.id) : null
+    const key = device ? deviceKey(device, found!.id) : emailKey
+    const wait = await waitSeconds(db, key, now)
+    if (wait) throw throttled(wait, `Too many failed sign-ins for this account. Try again in ${wait} seconds.`)
     const ok = await verifyPassword(password, found?.password_hash ?? (await dummyPasswordHash()))
     if (!found || !ok) {
-      // A quiet hour forgets earlier failures.
-      const earlier = failures && now.getTime() - new Date(failures.last_failure_at).getTime() < 3_600_000 ? failures.failures : 0
-      const count = earlier + 1
-      const over = count - LOGIN_FREE_FAILURES
-      const blockedUntil = over >= 0 ? new Date(now.getTime() + Math.min(LOGIN_BACKOFF_MAX_MS, LOGIN_BACKOFF_BASE_MS * 2 ** over)) : null
-      await db.query(
-        `INSERT INTO login_failures (email_lower, failures, blocked_until, last_failure_at) VALUES ($1, $2, $3, $4)
-         ON CONFLICT (email_lower) DO UPDATE SET failures = $2, blocked_until = $3, last_failure_at = $4`,
-        [emailKey, count, blockedUntil, now],
-      )
+      await recordFailure(db, key, now)
       throw new HttpError(401, { detail: 'No active account found with the given credentials', code: 'invalid_credentials' })
     }
-    if (failures) await db.query('DELETE FROM login_failures WHERE email_lower = $1', [emailKey])
+    await clearFailures(db, key)
+    rememberDevice(c, found.id)
     const tokens = await issueTokens(db, config.secret, found.id, randomUUID(), now)
     const account = (await loadAccount(db, found.id, now))!
     return c.json(
@@ -505,33 +495,10 @@ export function registerAuthRoutes(app: OpenAPIHono<AppEnv>) {
 
   app.openapi(resetRequestRoute, async (c) => {
     const { email } = c.req.valid('json')
-    const { db, clock, config } = c.var.deps
-    const now = clock.now()
-    const user = (
-      await db.query<{ id: number; email: string; preferred_language: string | null; recent: number }>(
-        `SELECT id, email, preferred_language,
-                (SELECT count(*)::int FROM password_resets r WHERE r.user_id = u.id AND r.created_at > $2) AS recent
-           FROM users u WHERE lower(email) = lower($1)`,
-        [email, new Date(now.getTime() - 3_600_000)],
-      )
-    ).rows[0]
-    // Past RESET_MAILS_PER_HOUR the answer stays the same and no mail goes out: a flood cannot fill
-    // the owner's inbox, and the answer never tells whether the account exists.
-    if (user && user.recent < RESET_MAILS_PER_HOUR) {
-      const token = randomBytes(32).toString('base64url')
-      await db.query('INSERT INTO password_resets (token_hash, user_id, expires_at, created_at) VALUES ($1, $2, $3, $4)', [
-        sha256(token),
-        user.id,
-        new Date(now.getTime() + RESET_TOKEN_SECONDS * 1000),
-        now,
-      ])
-      const link = `${config.publicUrl}/reset-password?token=${encodeURIComponent(token)}`
-      await sendMail(config.dataDir, {
-        to: user.email,
-        now,
-        ...renderMail('password_reset', user.preferred_language, { link, hours: RESET_TOKEN_SECONDS / 3600 }),
-      })
-    }
+    const deps = c.var.deps
+    // Nothing about the account before the answer: looking it up, counting its recent mails and
+    // writing one took measurably longer for an existing account (issue 22). Done after it instead.
+    afterAnswer(deps, () => sendResetMail(deps, email))
     return c.json({ detail: 'If an account exists for this address, a reset link has been sent.' }, 202)
   })
 
@@ -558,18 +525,66 @@ export function registerAuthRoutes(app: OpenAPIHono<AppEnv>) {
   })
 }
 
+/**
+ * The work of a reset request, after its answer: past RESET_MAILS_PER_HOUR no mail goes out (a flood
+ * cannot fill the owner's inbox), and nothing of it ever reaches the requester.
+ */
+export async function sendResetMail(deps: Pick<Deps, 'db' | 'clock' | 'config'>, email: string): Promise<void> {
+  const { db, clock, config } = deps
+  const now = clock.now()
+  const user = (
+    await db.query<{ id: number; email: string; preferred_language: string | null; recent: number }>(
+      `SELECT id, email, preferred_language,
+              (SELECT count(*)::int FROM password_resets r WHERE r.user_id = u.id AND r.created_at > $2) AS recent
+         FROM users u WHERE lower(email) = lower($1)`,
+      [email, new Date(now.getTime() - 3_600_000)],
+    )
+  ).rows[0]
+  if (!user || user.recent >= RESET_MAILS_PER_HOUR) return
+  const token = randomBytes(32).toString('base64url')
+  await db.query('INSERT INTO password_resets (token_hash, user_id, expires_at, created_at) VALUES ($1, $2, $3, $4)', [
+    sha256(token),
+    user.id,
+    new Date(now.getTime() + RESET_TOKEN_SECONDS * 1000),
+    now,
+  ])
+  const link = `${config.publicUrl}/reset-password?token=${encodeURIComponent(token)}`
+  await sendMail(config.dataDir, {
+    to: user.email,
+    now,
+    ...renderMail('password_reset', user.preferred_language, { link, hours: RESET_TOKEN_SECONDS / 3600 }),
+  })
+}
+
 export const emailTaken = (field = 'email') =>
   badRequest({ [field]: [{ code: 'email_taken', message: 'An account with this email already exists.' }] })
 
 /**
  * A new password ends every session: access tokens issued up to now stop working at once
- * (tokens_valid_after, lib/auth.ts) and every refresh token is revoked. API keys stay: the mail and
- * the answer list them so the owner can revoke them.
+ * (tokens_valid_after, lib/auth.ts) and every refresh token is revoked. It also cancels every pending
+ * email change (whoever asked for it knew the old password). API keys and webhooks stay: the mail and
+ * the answer list them so the owner can remove them.
  */
 export async function setPassword(q: Queryable, userId: number, passwordHash: string, now: Date) {
-  await q.query('UPDATE users SET password_hash = $2, tokens_valid_after = $3 WHERE id = $1', [userId, passwordHash, now])
+  await q.query('UPDATE users SET password_hash = $2, pending_email = NULL WHERE id = $1', [userId, passwordHash])
+  await endSessions(q, userId, now)
+  await q.query(`UPDATE email_confirmations SET used_at = $2 WHERE user_id = $1 AND kind = 'email_change' AND used_at IS NULL`, [userId, now])
+  await q.query('DELETE FROM login_failures WHERE email_lower IN ((SELECT lower(email) FROM users WHERE id = $1), $2)', [userId, passwordCheckKey(userId)])
+}
+
+/** Every session of the account ends now: its access tokens at once, its refresh tokens too. */
+export async function endSessions(q: Queryable, userId: number, now: Date) {
+  await q.query('UPDATE users SET tokens_valid_after = $2 WHERE id = $1', [userId, now])
   await q.query('UPDATE refresh_tokens SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL', [userId, now])
-  await q.query('DELETE FROM login_failures WHERE email_lower = (SELECT lower(email) FROM users WHERE id = $1)', [userId])
+}
+
+/** The account's webhook endpoints (they keep receiving events after a password change): listed like the keys. */
+export async function activeWebhooks(q: Queryable, userId: number) {
+  return (
+    await q.query<{ id: string; url: string; created_at: Date }>('SELECT id, url, created_at FROM webhook_endpoints WHERE user_id = $1 ORDER BY created_at, id', [
+      userId,
+    ])
+  ).rows
 }
 
 /** The account's API keys that still work (prefix and creation date), as the password-change answer and mail list them. */
@@ -588,12 +603,15 @@ export async function mailPasswordChanged(q: Queryable, config: Config, userId: 
     .rows[0]
   if (!user) return
   const keys = await activeKeys(q, userId, now)
+  const webhooks = await activeWebhooks(q, userId)
   await sendMail(config.dataDir, {
     to: user.email,
     now,
     ...renderMail('password_changed', user.preferred_language, {
       keys: keys.map((k) => ({ prefix: k.prefix, created: new Date(k.created) })),
       keys_url: `${config.publicUrl}/api-keys`,
+      webhooks: webhooks.map((w) => ({ url: w.url })),
+      webhooks_url: `${config.publicUrl}/webhooks`,
     }),
   })
 }

@@ -4,7 +4,7 @@ import { authed, security } from '../lib/authed.ts'
 import { EXPORT_COLUMNS } from '../lib/file-locale.ts'
 import { KEY_SCOPES } from '../lib/key-scope.ts'
 import { MAX_NAME, MAX_WATCHED } from './history.ts'
-import { SIGNATURE_HEADER, WEBHOOK_EVENTS } from '../lib/webhooks.ts'
+import { DELIVERY_ERROR_CODES, SIGNATURE_HEADER, WEBHOOK_EVENTS } from '../lib/webhooks.ts'
 import { authErrors, LANGUAGES } from '../lib/schemas.ts'
 
 /**
@@ -38,8 +38,22 @@ export const EXTENSIONS: Record<string, { version: number } & Record<string, unk
    * entry, `credit_lots` on the profile in spending order.
    */
   credit_order: { version: 1, order: 'earliest_expiry_first' },
-  /** /api/user/webhooks: signed export.completed / export.failed deliveries with a log (limit and loopback set when answered). */
-  webhooks: { version: 1, events: [...WEBHOOK_EVENTS], signature_header: SIGNATURE_HEADER, limit: 10, allow_http_loopback: false },
+  /**
+   * /api/user/webhooks: signed export.completed / export.failed deliveries with a log of error categories
+   * (`error_codes`), endpoint health with …/resume/, test events per account and minute, endpoints
+   * added per hour (limits and loopback set when answered).
+   */
+  webhooks: {
+    version: 1,
+    events: [...WEBHOOK_EVENTS],
+    signature_header: SIGNATURE_HEADER,
+    limit: 10,
+    allow_http_loopback: false,
+    health: true,
+    error_codes: [...DELIVERY_ERROR_CODES],
+    tests_per_minute: 5,
+    creations_per_hour: 20,
+  },
 }
 
 const CapabilitiesSchema = z
@@ -72,6 +86,8 @@ export function registerCapabilityRoutes(app: OpenAPIHono<AppEnv>) {
           version: 1,
           limit: c.var.deps.config.webhooks.maxEndpoints,
           allow_http_loopback: c.var.deps.config.webhooks.allowHttpLoopback,
+          tests_per_minute: c.var.deps.config.webhooks.testsPerMinute,
+          creations_per_hour: c.var.deps.config.webhooks.creationsPerHour,
         },
       },
       200,

@@ -5,7 +5,7 @@ import { badRequest, HttpError, notFound } from '../lib/errors.ts'
 import { booleanLike } from '../lib/filters.ts'
 import { downloadDelta, type ExportRow } from '../lib/exports.ts'
 import { refuseReadOnlyKey } from '../lib/key-scope.ts'
-import { authErrors, chargedFromSchema, idParam, INT32_MAX, jsonBody, jsonError, safeString } from '../lib/schemas.ts'
+import { authErrors, chargedFromSchema, idParam, INT32_MAX, jsonBody, jsonError, plainText, safeString } from '../lib/schemas.ts'
 import type { ChargedFrom } from '../lib/credits.ts'
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null)
@@ -248,7 +248,7 @@ const patchRoute = createRoute({
     body: jsonBody(
       z
         .object({
-          name: safeString().max(MAX_NAME).nullable().optional(),
+          name: plainText().max(MAX_NAME).nullable().optional(),
           watched: z.boolean().optional(),
         })
         .strict()

@@ -2,6 +2,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi'
 import type { AppEnv } from '../app-env.ts'
 import type { Config } from '../config.ts'
 import { registerAuthRoutes } from './auth.ts'
+import { registerEmailChangeCancelRoutes } from './email-change-cancel.ts'
 import { registerPlanRoutes } from './plans.ts'
 import { registerProfileRoutes } from './profile.ts'
 import { registerApiKeyRoutes } from './api-keys.ts'
@@ -19,6 +20,7 @@ import { registerWebhookRoutes } from './webhooks.ts'
 
 export function registerRoutes(app: OpenAPIHono<AppEnv>, config: Pick<Config, 'testClock'>) {
   registerAuthRoutes(app)
+  registerEmailChangeCancelRoutes(app)
   registerPlanRoutes(app)
   registerProfileRoutes(app)
   registerApiKeyRoutes(app)

@@ -4,11 +4,25 @@ import { refuseReadOnlyKey } from '../lib/key-scope.ts'
 import type { Queryable } from '../db/db.ts'
 import { authed, security } from '../lib/authed.ts'
 import { loadAccountWithBalance } from '../lib/credits.ts'
-import { badRequest, HttpError, notFound } from '../lib/errors.ts'
+import { badRequest, HttpError, notFound, tokenNotValid } from '../lib/errors.ts'
 import { hashPassword, verifyPassword } from '../lib/password.ts'
 import { sendMail } from '../lib/mail.ts'
 import { renderMail } from '../lib/mail-templates.ts'
-import { activeKeys, emailTaken, issueSession, mailPasswordChanged, passwordSchema, sendConfirmation, setPassword } from './auth.ts'
+import { clearFailures, FREE_FAILURES, passwordCheckKey, recordFailure, waitSeconds } from '../lib/backoff.ts'
+import { throttled } from '../lib/rate-limit.ts'
+import type { Context } from 'hono'
+import {
+  activeKeys,
+  activeWebhooks,
+  emailTaken,
+  endSessions,
+  issueSession,
+  mailPasswordChanged,
+  passwordSchema,
+  sendConfirmation,
+  setPassword,
+} from './auth.ts'
+import { newCancelLink } from './email-change-cancel.ts'
 import { planToJson } from '../lib/plans.ts'
 import {
   authErrors,
@@ -56,13 +70,31 @@ const keysCannot = () =>
     code: 'api_key_not_allowed',
   })
 
-/** The current password, checked; a wrong or missing one is a field error on `current_password`. */
-async function checkCurrentPassword(q: Queryable, userId: number, password: string | undefined) {
+/**
+ * The current password, checked; a wrong or missing one is a field error on `current_password`.
+ * Guessing it with a stolen token is throttled like sign-in (lib/backoff.ts, per account whatever
+ * session asks), and the FREE_FAILURES-th wrong one ends the session that sent it (issue 22).
+ */
+async function checkCurrentPassword(c: Context<AppEnv>, userId: number, password: string | undefined) {
   if (!password) throw badRequest({ current_password: [{ code: 'password_required', message: 'Enter your current password to change this.' }] })
-  const row = (await q.query<{ password_hash: string }>('SELECT password_hash FROM users WHERE id = $1', [userId])).rows[0]
-  if (!row || !(await verifyPassword(password, row.password_hash))) {
-    throw badRequest({ current_password: [{ code: 'wrong_password', message: 'The current password is not correct.' }] })
+  const { db, clock } = c.var.deps
+  const now = clock.now()
+  const key = passwordCheckKey(userId)
+  const wait = await waitSeconds(db, key, now)
+  if (wait) throw throttled(wait, `Too many wrong passwords for this account. Try again in ${wait} seconds.`)
+  const row = (await db.query<{ password_hash: string }>('SELECT password_hash FROM users WHERE id = $1', [userId])).rows[0]
+  if (row && (await verifyPassword(password, row.password_hash))) {
+    await clearFailures(db, key)
+    return
   }
+  const failures = await recordFailure(db, key, now)
+  if (failures >= FREE_FAILURES) {
+    const session = c.var.session
+    if (session) await db.query('UPDATE refresh_tokens SET revoked_at = $2 WHERE family_id = $1 AND revoked_at IS NULL', [session, now])
+    else await endSessions(db, userId, now) // an access token without a session of its own: end them all
+    throw tokenNotValid('Too many wrong passwords: this session has been ended. Sign in again.')
+  }
+  throw badRequest({ current_password: [{ code: 'wrong_password', message: 'The current password is not correct.' }] })
 }
 
 // Every field the interface calls writable, with its limits (part 8); unknown fields are ignored.
@@ -135,6 +167,9 @@ const changePassword = createRoute({
             access: z.string(),
             refresh: z.string(),
             api_keys: z.array(z.object({ id: z.string(), prefix: z.string(), created: z.number().int(), expiry: z.number().int().nullable() })),
+            webhooks: z
+              .array(z.object({ id: z.string(), url: z.string(), created_at: z.string().openapi({ format: 'date-time' }) }))
+              .openapi({ description: 'The webhook endpoints that still receive events (also mailed): remove any you did not add.' }),
           }),
         },
       },
@@ -142,6 +177,8 @@ const changePassword = createRoute({
     400: jsonError('Invalid input, or the current password is wrong (`wrong_password` on `current_password`)'),
     403: jsonError('API keys cannot change the password (`code: api_key_not_allowed`)'),
     ...authErrors,
+    401: jsonError('Credential invalid or expired, or the 5th wrong current password in a row ended this session (`token_not_valid`)'),
+    429: jsonError('Too many wrong current passwords for this account (the sign-in back-off), or the rate limit'),
   },
 })
 
@@ -168,7 +205,7 @@ export function registerProfileRoutes(app: OpenAPIHono<AppEnv>) {
     const newEmail = body.email !== undefined && body.email.toLowerCase() !== current.email.toLowerCase() ? body.email : undefined
     if (newEmail !== undefined) {
       if (c.var.credential.startsWith('key:')) throw keysCannot()
-      await checkCurrentPassword(db, userId, body.current_password)
+      await checkCurrentPassword(c, userId, body.current_password)
     }
 
     const sets: string[] = []
@@ -189,7 +226,9 @@ export function registerProfileRoutes(app: OpenAPIHono<AppEnv>) {
         await q.query('UPDATE users SET pending_email = $2 WHERE id = $1', [userId, newEmail])
         const language = body.preferred_language ?? current.preferred_language
         await sendConfirmation(q, config, { id: userId, preferred_language: language }, 'email_change', newEmail, now)
-        await sendMail(config.dataDir, { to: current.email, now, ...renderMail('email_change_notice', language, { new_email: newEmail }) })
+        // "this wasn't me": a one-use link for the old address that cancels (or undoes) the change and ends every session
+        const cancel_link = await newCancelLink(q, config, { userId, oldEmail: current.email, newEmail }, now)
+        await sendMail(config.dataDir, { to: current.email, now, ...renderMail('email_change_notice', language, { new_email: newEmail, cancel_link }) })
       }
     })
     return c.json(await profileOf(db, userId, clock.now()), 200)
@@ -200,7 +239,7 @@ export function registerProfileRoutes(app: OpenAPIHono<AppEnv>) {
     const { db, clock, config } = c.var.deps
     const userId = c.var.user.id
     if (c.var.credential.startsWith('key:')) throw keysCannot()
-    await checkCurrentPassword(db, userId, current_password)
+    await checkCurrentPassword(c, userId, current_password)
     const now = clock.now()
     const passwordHash = await hashPassword(new_password)
     const tokens = await db.tx(async (q) => {
@@ -209,6 +248,14 @@ export function registerProfileRoutes(app: OpenAPIHono<AppEnv>) {
     })
     await mailPasswordChanged(db, config, userId, now)
     const keys = await activeKeys(db, userId, now)
-    return c.json({ ...tokens, api_keys: keys.map((k) => ({ id: k.id, prefix: k.prefix, created: epoch(k.created)!, expiry: epoch(k.expiry) })) }, 200)
+    const webhooks = await activeWebhooks(db, userId)
+    return c.json(
+      {
+        ...tokens,
+        api_keys: keys.map((k) => ({ id: k.id, prefix: k.prefix, created: epoch(k.created)!, expiry: epoch(k.expiry) })),
+        webhooks: webhooks.map((w) => ({ id: w.id, url: w.url, created_at: new Date(w.created_at).toISOString() })),
+      },
+      200,
+    )
   })
 }

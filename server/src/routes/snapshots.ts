@@ -2,6 +2,7 @@ import { timingSafeEqual, createHash } from 'node:crypto'
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi'
 import type { AppEnv } from '../app-env.ts'
 import { HttpError, notFound } from '../lib/errors.ts'
+import { clientAddress, failedAuth, throttled } from '../lib/rate-limit.ts'
 import { jsonError, safeString } from '../lib/schemas.ts'
 
 const SnapshotSchema = z
@@ -21,7 +22,8 @@ const snapshotRoute = createRoute({
   path: '/api/page-snapshots/{alpha2}',
   tags: ['Page snapshots'],
   summary: 'Country page data assembled from the stored snapshots (service token only)',
-  description: 'Gated by the `X-Service-Token` header, which must equal the service\'s PAGE_SNAPSHOT_TOKEN.',
+  description:
+    'Gated by the `X-Service-Token` header, which must equal the service\'s PAGE_SNAPSHOT_TOKEN (at least 16 characters). A missing or wrong token counts against the caller\'s address like a failed sign-in to the API (FAILED_AUTH_PER_MINUTE): past it, 429 before any token is looked at.',
   security: [{ serviceToken: [] }],
   request: {
     params: z.object({
@@ -36,6 +38,7 @@ const snapshotRoute = createRoute({
     400: jsonError('Invalid country code'),
     401: jsonError('Service token missing'),
     403: jsonError('Service token wrong'),
+    429: jsonError('Too many wrong or missing tokens from this address; see Retry-After'),
     404: jsonError('Unknown country or no snapshot'),
     503: jsonError('No service token is configured'),
   },
@@ -53,10 +56,20 @@ export function registerSnapshotRoutes(app: OpenAPIHono<AppEnv>) {
   app.openapi(snapshotRoute, async (c) => {
     const { db, config } = c.var.deps
     if (!config.pageSnapshotToken) throw new HttpError(503, { detail: 'Page snapshots are not configured.', code: 'unavailable' })
+    // guessing the token costs the guesser: the failed-authentication budget of the address
+    const deps = c.var.deps
+    const address = `ip:${clientAddress(c)}`
+    const limit = config.limits.failedAuth
+    const blocked = failedAuth.over(deps, address, limit)
+    if (blocked) throw throttled(blocked, `Too many failed authentications from this address. Expected available in ${blocked} seconds.`)
     const given = c.req.header('x-service-token')
-    if (!given) throw new HttpError(401, { detail: 'Service token missing.', code: 'not_authenticated' })
+    if (!given) {
+      failedAuth.hit(deps, address, limit)
+      throw new HttpError(401, { detail: 'Service token missing.', code: 'not_authenticated' })
+    }
     // compare fixed-length digests so the comparison takes the same time whatever was sent
     if (!timingSafeEqual(digest(given), digest(config.pageSnapshotToken))) {
+      failedAuth.hit(deps, address, limit)
       throw new HttpError(403, { detail: 'Service token not valid.', code: 'forbidden' })
     }
 

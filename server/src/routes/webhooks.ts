@@ -7,10 +7,22 @@ import { refuseReadOnlyKey } from '../lib/key-scope.ts'
 import { authErrors, jsonBody, jsonError, safeString } from '../lib/schemas.ts'
 import { seal } from '../lib/secret-box.ts'
 import { checkWebhookUrl, MAX_URL_LENGTH } from '../lib/webhook-target.ts'
-import { newSecret, queueTestEvent, SIGNATURE_HEADER, TEST_EVENT, WEBHOOK_EVENTS } from '../lib/webhooks.ts'
+import { throttled } from '../lib/rate-limit.ts'
+import {
+  DELIVERY_ERROR_CODES,
+  DELIVERY_ERRORS,
+  deliveryError,
+  newSecret,
+  queueTestEvent,
+  SIGNATURE_HEADER,
+  TEST_EVENT,
+  WEBHOOK_EVENTS,
+} from '../lib/webhooks.ts'
+import type { Context } from 'hono'
+import type { Queryable } from '../db/db.ts'
 
-/** Test events one endpoint may be sent per minute (each is an outbound request the service makes). */
-export const TEST_EVENTS_PER_MINUTE = 5
+/** A resumed endpoint can be resumed again after this long (each resume allows more timeouts). */
+export const RESUME_INTERVAL_SECONDS = 60
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null)
 
@@ -22,14 +34,25 @@ const WebhookSchema = z
     secret_hint: z.string().openapi({ description: 'The last characters of the signing secret (the secret itself is shown once).' }),
     created_at: z.string().openapi({ format: 'date-time' }),
     secret_rotated_at: z.string().nullable().openapi({ format: 'date-time' }),
+    health: z.enum(['healthy', 'unhealthy']).openapi({
+      description:
+        '`unhealthy` after several deliveries in a row got no answer in time: its deliveries then wait, one is tried again at `next_retry_at`, and the owner can resume it at once (POST …/resume/).',
+    }),
+    unhealthy_since: z.string().nullable().openapi({ format: 'date-time' }),
+    next_retry_at: z.string().nullable().openapi({ format: 'date-time', description: 'When an unhealthy endpoint is tried again.' }),
+    consecutive_timeouts: z.number().int(),
   })
   .openapi('Webhook')
 
+const errorCode = z.enum(DELIVERY_ERROR_CODES as [string, ...string[]]).openapi({
+  description: `What went wrong, as a category (never the receiver's own words): ${DELIVERY_ERROR_CODES.map((c) => `\`${c}\``).join(', ')}.`,
+})
 const AttemptSchema = z.object({
   at: z.string().openapi({ format: 'date-time' }),
   attempt: z.number().int(),
   status_code: z.number().int().nullable(),
-  error: z.string().nullable(),
+  error_code: errorCode.nullable(),
+  error: z.string().nullable().openapi({ description: 'The category in English.' }),
   duration_ms: z.number().int(),
 })
 
@@ -41,7 +64,8 @@ const DeliverySchema = z
     status: z.enum(['pending', 'delivering', 'succeeded', 'failed']),
     attempts: z.number().int(),
     last_status_code: z.number().int().nullable(),
-    last_error: z.string().nullable(),
+    last_error_code: errorCode.nullable(),
+    last_error: z.string().nullable().openapi({ description: 'The category in English.' }),
     last_attempt_at: z.string().nullable().openapi({ format: 'date-time' }),
     next_attempt_at: z.string().nullable().openapi({ format: 'date-time', description: 'When the next try is due (pending only).' }),
     created_at: z.string().openapi({ format: 'date-time' }),
@@ -65,6 +89,7 @@ const CreateBody = z
 const WithSecret = z.object({ webhook: WebhookSchema, secret: z.string().openapi({ description: 'Shown once: store it to verify signatures.' }) })
 const idParams = z.object({ id: safeString().regex(/^wh_[A-Za-z0-9_-]{8,40}$/, 'Not a webhook id.').openapi({ param: { name: 'id', in: 'path' } }) })
 const ext = { middleware: authed, security, tags: ['Webhooks'], 'x-extension': true as const }
+const keysCannot = jsonError('Called with an API key: managing webhooks needs a password sign-in (`api_key_not_allowed`)')
 
 const listRoute = createRoute({
   ...ext,
@@ -83,8 +108,9 @@ const createRouteDef = createRoute({
   responses: {
     201: { description: 'Created', content: { 'application/json': { schema: WithSecret } } },
     400: jsonError('Invalid input: `webhook_https_required`, `webhook_address_blocked`, `webhook_limit`…'),
-    403: jsonError('A read-only API key (`api_key_read_only`)'),
+    403: jsonError('Called with an API key (`api_key_not_allowed`), or the account\'s address is not confirmed yet (`email_not_confirmed`)'),
     ...authErrors,
+    429: jsonError('More endpoints added this hour than allowed (`throttled`, see Retry-After), or the rate limit'),
   },
 })
 const deleteRoute = createRoute({
@@ -93,7 +119,7 @@ const deleteRoute = createRoute({
   path: '/api/user/webhooks/{id}',
   summary: 'Remove an endpoint (its queued deliveries are dropped)',
   request: { params: idParams },
-  responses: { 204: { description: 'Removed' }, 403: jsonError('A read-only API key'), 404: jsonError('No such endpoint of the caller'), ...authErrors },
+  responses: { 204: { description: 'Removed' }, 403: keysCannot, 404: jsonError('No such endpoint of the caller'), ...authErrors },
 })
 const rotateRoute = createRoute({
   ...ext,
@@ -103,7 +129,7 @@ const rotateRoute = createRoute({
   request: { params: idParams },
   responses: {
     200: { description: 'Rotated', content: { 'application/json': { schema: WithSecret } } },
-    403: jsonError('A read-only API key'),
+    403: keysCannot,
     404: jsonError('No such endpoint of the caller'),
     ...authErrors,
   },
@@ -112,11 +138,27 @@ const testRoute = createRoute({
   ...ext,
   method: 'post',
   path: '/api/user/webhooks/{id}/test',
-  summary: `Queue a \`${TEST_EVENT}\` event to this endpoint (at most ${TEST_EVENTS_PER_MINUTE} a minute)`,
+  summary: `Queue a \`${TEST_EVENT}\` event to this endpoint`,
+  description:
+    'Test events are counted per account (whatever endpoint they go to; `tests_per_minute` in capabilities) and sent in a lane of their own with a shorter timeout.',
   request: { params: idParams },
   responses: {
     202: { description: 'Queued', content: { 'application/json': { schema: z.object({ delivery_id: z.number().int(), event_id: z.string() }) } } },
-    403: jsonError('A read-only API key'),
+    403: jsonError('A read-only API key (`api_key_read_only`), or an unconfirmed address (`email_not_confirmed`)'),
+    404: jsonError('No such endpoint of the caller'),
+    ...authErrors,
+  },
+})
+const resumeRoute = createRoute({
+  ...ext,
+  method: 'post',
+  path: '/api/user/webhooks/{id}/resume',
+  summary: 'Make an unhealthy endpoint healthy again: its waiting deliveries are tried at once',
+  description: `At most once every ${RESUME_INTERVAL_SECONDS} seconds per endpoint.`,
+  request: { params: idParams },
+  responses: {
+    200: { description: 'Resumed', content: { 'application/json': { schema: WebhookSchema } } },
+    403: keysCannot,
     404: jsonError('No such endpoint of the caller'),
     ...authErrors,
   },
@@ -153,6 +195,9 @@ interface EndpointRow {
   secret_hint: string
   created_at: Date
   secret_rotated_at: Date | null
+  unhealthy_since: Date | null
+  paused_until: Date | null
+  consecutive_timeouts: number
 }
 const toWebhook = (r: EndpointRow): z.infer<typeof WebhookSchema> => ({
   id: r.id,
@@ -161,8 +206,30 @@ const toWebhook = (r: EndpointRow): z.infer<typeof WebhookSchema> => ({
   secret_hint: `whsec_…${r.secret_hint}`,
   created_at: new Date(r.created_at).toISOString(),
   secret_rotated_at: iso(r.secret_rotated_at),
+  health: r.unhealthy_since ? 'unhealthy' : 'healthy',
+  unhealthy_since: iso(r.unhealthy_since),
+  next_retry_at: r.unhealthy_since ? iso(r.paused_until) : null,
+  consecutive_timeouts: r.consecutive_timeouts,
 })
-const ENDPOINT_COLUMNS = 'id, url, events, secret_hint, created_at, secret_rotated_at'
+const ENDPOINT_COLUMNS = 'id, url, events, secret_hint, created_at, secret_rotated_at, unhealthy_since, paused_until, consecutive_timeouts'
+
+/**
+ * Adding, rotating, removing and resuming endpoints need a password sign-in: a stolen API key must not
+ * plant an endpoint (or learn a secret) that outlives the key's revocation and a password change.
+ */
+function refuseApiKeys(c: Context<AppEnv>) {
+  if (c.var.apiKey) {
+    throw new HttpError(403, { detail: 'API keys cannot manage webhooks. Sign in with the password to do that.', code: 'api_key_not_allowed' })
+  }
+}
+
+/** Webhooks make the service send requests: only for accounts whose address is confirmed. */
+async function refuseUnconfirmed(q: Queryable, userId: number) {
+  const row = (await q.query<{ email_confirmed_at: Date | null }>('SELECT email_confirmed_at FROM users WHERE id = $1 FOR UPDATE', [userId])).rows[0]
+  if (!row?.email_confirmed_at) {
+    throw new HttpError(403, { detail: 'Confirm your email address first: webhooks are for confirmed accounts.', code: 'email_not_confirmed' })
+  }
+}
 
 export function registerWebhookRoutes(app: OpenAPIHono<AppEnv>) {
   app.openapi(listRoute, async (c) => {
@@ -173,7 +240,7 @@ export function registerWebhookRoutes(app: OpenAPIHono<AppEnv>) {
   })
 
   app.openapi(createRouteDef, async (c) => {
-    refuseReadOnlyKey(c, 'manage webhooks')
+    refuseApiKeys(c)
     const body = c.req.valid('json')
     const { db, clock, config } = c.var.deps
     const checked = checkWebhookUrl(body.url.trim(), config.webhooks.allowHttpLoopback)
@@ -183,27 +250,39 @@ export function registerWebhookRoutes(app: OpenAPIHono<AppEnv>) {
     const id = `wh_${randomBytes(12).toString('base64url')}`
     const limit = config.webhooks.maxEndpoints
     const row = await db.tx(async (q) => {
-      // the account row is the lock: concurrent additions cannot pass the limit together
-      await q.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [c.var.user.id])
+      // the account row is the lock: concurrent additions cannot pass the limits together
+      await refuseUnconfirmed(q, c.var.user.id)
+      const added = (
+        await q.query<{ n: number; wait: number | null }>(
+          `SELECT count(*)::int AS n, ceil(extract(epoch FROM min(at) + interval '1 hour' - clock_timestamp()))::int AS wait
+             FROM webhook_account_events WHERE user_id = $1 AND kind = 'create' AND at > clock_timestamp() - interval '1 hour'`,
+          [c.var.user.id],
+        )
+      ).rows[0]!
+      if (added.n >= config.webhooks.creationsPerHour) {
+        throw throttled(Math.max(1, added.wait ?? 3600), `At most ${config.webhooks.creationsPerHour} webhook endpoints can be added per hour.`)
+      }
       const n = (await q.query<{ n: number }>('SELECT count(*)::int AS n FROM webhook_endpoints WHERE user_id = $1', [c.var.user.id])).rows[0]!.n
       if (n >= limit) {
         throw badRequest({
           non_field_errors: [{ code: 'webhook_limit', message: `An account can have at most ${limit} webhook endpoints: remove one first.`, params: { limit } }],
         })
       }
-      return (
+      const created = (
         await q.query<EndpointRow>(
           `INSERT INTO webhook_endpoints (id, user_id, url, events, secret_sealed, secret_hint, created_at)
            VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${ENDPOINT_COLUMNS}`,
           [id, c.var.user.id, checked.toString(), events, seal(config.secret, secret), secret.slice(-4), clock.now()],
         )
       ).rows[0]!
+      await q.query(`INSERT INTO webhook_account_events (user_id, kind) VALUES ($1, 'create')`, [c.var.user.id])
+      return created
     })
     return c.json({ webhook: toWebhook(row), secret }, 201)
   })
 
   app.openapi(deleteRoute, async (c) => {
-    refuseReadOnlyKey(c, 'manage webhooks')
+    refuseApiKeys(c)
     const { id } = c.req.valid('param')
     const { rows } = await c.var.deps.db.query('DELETE FROM webhook_endpoints WHERE id = $1 AND user_id = $2 RETURNING id', [id, c.var.user.id])
     if (!rows.length) throw notFound('Webhook not found.')
@@ -211,7 +290,7 @@ export function registerWebhookRoutes(app: OpenAPIHono<AppEnv>) {
   })
 
   app.openapi(rotateRoute, async (c) => {
-    refuseReadOnlyKey(c, 'manage webhooks')
+    refuseApiKeys(c)
     const { id } = c.req.valid('param')
     const { db, clock, config } = c.var.deps
     const secret = newSecret()
@@ -227,31 +306,63 @@ export function registerWebhookRoutes(app: OpenAPIHono<AppEnv>) {
   app.openapi(testRoute, async (c) => {
     refuseReadOnlyKey(c, 'manage webhooks')
     const { id } = c.req.valid('param')
-    const { db, clock, kickWebhooks } = c.var.deps
+    const { db, clock, config, kickWebhooks } = c.var.deps
+    const perMinute = config.webhooks.testsPerMinute
     const queued = await db.tx(async (q) => {
-      const endpoint = (await q.query('SELECT id FROM webhook_endpoints WHERE id = $1 AND user_id = $2 FOR UPDATE', [id, c.var.user.id])).rows[0]
+      const endpoint = (await q.query('SELECT id FROM webhook_endpoints WHERE id = $1 AND user_id = $2', [id, c.var.user.id])).rows[0]
       if (!endpoint) throw notFound('Webhook not found.')
+      // per ACCOUNT (the account row is the lock), in rows that outlive the endpoint: removing and
+      // adding endpoints again gives no test events back
+      await refuseUnconfirmed(q, c.var.user.id)
       const recent = (
-        await q.query<{ n: number }>(
-          "SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND event_type = $2 AND created_at > clock_timestamp() - interval '1 minute'",
-          [id, TEST_EVENT],
+        await q.query<{ n: number; wait: number | null }>(
+          `SELECT count(*)::int AS n, ceil(extract(epoch FROM min(at) + interval '1 minute' - clock_timestamp()))::int AS wait
+             FROM webhook_account_events WHERE user_id = $1 AND kind = 'test' AND at > clock_timestamp() - interval '1 minute'`,
+          [c.var.user.id],
         )
-      ).rows[0]!.n
-      if (recent >= TEST_EVENTS_PER_MINUTE) {
-        throw new HttpError(429, { detail: `At most ${TEST_EVENTS_PER_MINUTE} test events a minute per endpoint.`, code: 'throttled', retry_after: 60 }, { 'Retry-After': '60' })
-      }
+      ).rows[0]!
+      if (recent.n >= perMinute) throw throttled(Math.max(1, recent.wait ?? 60), `At most ${perMinute} test events a minute per account.`)
       return queueTestEvent(q, id, clock.now())
     })
     kickWebhooks()
     return c.json({ delivery_id: queued.id, event_id: queued.event_id }, 202)
   })
 
+  app.openapi(resumeRoute, async (c) => {
+    refuseApiKeys(c)
+    const { id } = c.req.valid('param')
+    const { db, clock, kickWebhooks } = c.var.deps
+    const row = await db.tx(async (q) => {
+      const found = (
+        await q.query<{ recent: boolean }>(
+          `SELECT coalesce(resumed_at > $3::timestamptz - $4 * interval '1 second', false) AS recent FROM webhook_endpoints WHERE id = $1 AND user_id = $2 FOR UPDATE`,
+          [id, c.var.user.id, clock.now(), RESUME_INTERVAL_SECONDS],
+        )
+      ).rows[0]
+      if (!found) throw notFound('Webhook not found.')
+      if (found.recent) throw throttled(RESUME_INTERVAL_SECONDS, `An endpoint can be resumed once every ${RESUME_INTERVAL_SECONDS} seconds.`)
+      await q.query(`UPDATE webhook_deliveries SET next_attempt_at = clock_timestamp() WHERE endpoint_id = $1 AND status = 'pending'`, [id])
+      return (
+        await q.query<EndpointRow>(
+          `UPDATE webhook_endpoints SET consecutive_timeouts = 0, unhealthy_since = NULL, paused_until = NULL, resumed_at = $2
+            WHERE id = $1 RETURNING ${ENDPOINT_COLUMNS}`,
+          [id, clock.now()],
+        )
+      ).rows[0]!
+    })
+    kickWebhooks()
+    return c.json(toWebhook(row), 200)
+  })
+
   app.openapi(deliveriesRoute, async (c) => {
     const { id } = c.req.valid('param')
     const limit = c.req.valid('query').limit ?? 20
     const { db } = c.var.deps
-    const owned = await db.query('SELECT 1 FROM webhook_endpoints WHERE id = $1 AND user_id = $2', [id, c.var.user.id])
+    const owned = await db.query<{ paused_until: Date | null }>('SELECT paused_until FROM webhook_endpoints WHERE id = $1 AND user_id = $2', [id, c.var.user.id])
     if (!owned.rows.length) throw notFound('Webhook not found.')
+    // a waiting delivery of a paused (unhealthy) endpoint is tried no sooner than the endpoint is
+    const pausedUntil = owned.rows[0]!.paused_until ? new Date(owned.rows[0]!.paused_until) : null
+    const nextTry = (at: Date) => (pausedUntil && pausedUntil > new Date(at) ? pausedUntil : at)
     const { rows } = await db.query<{
       id: string
       event_id: string
@@ -263,25 +374,38 @@ export function registerWebhookRoutes(app: OpenAPIHono<AppEnv>) {
       last_attempt_at: Date | null
       next_attempt_at: Date
       created_at: Date
-      attempt_log: Array<{ at: string; attempt: number; status_code: number | null; error: string | null; duration_ms: number }>
+      attempt_log: Array<{ at: string; attempt: number; status_code: number | null; error_code?: string | null; duration_ms: number }> | string
     }>('SELECT * FROM webhook_deliveries WHERE endpoint_id = $1 ORDER BY id DESC LIMIT $2', [id, limit])
+    const english = (code: ReturnType<typeof deliveryError>) => (code ? DELIVERY_ERRORS[code] : null)
     return c.json(
-      rows.map((r) => ({
-        id: Number(r.id),
-        event_id: r.event_id,
-        event_type: r.event_type,
-        status: r.status,
-        attempts: r.attempts,
-        last_status_code: r.last_status_code,
-        last_error: r.last_error,
-        last_attempt_at: iso(r.last_attempt_at),
-        next_attempt_at: r.status === 'pending' ? iso(r.next_attempt_at) : null,
-        created_at: new Date(r.created_at).toISOString(),
-        attempt_log: (typeof r.attempt_log === 'string' ? JSON.parse(r.attempt_log) : r.attempt_log).map((a: { at: string }) => ({
-          ...a,
-          at: new Date(a.at).toISOString(),
-        })),
-      })),
+      rows.map((r) => {
+        const lastError = deliveryError(r.last_error)
+        const log = typeof r.attempt_log === 'string' ? (JSON.parse(r.attempt_log) as Exclude<typeof r.attempt_log, string>) : r.attempt_log
+        return {
+          id: Number(r.id),
+          event_id: r.event_id,
+          event_type: r.event_type,
+          status: r.status,
+          attempts: r.attempts,
+          last_status_code: r.last_status_code,
+          last_error_code: lastError,
+          last_error: english(lastError),
+          last_attempt_at: iso(r.last_attempt_at),
+          next_attempt_at: r.status === 'pending' ? iso(nextTry(r.next_attempt_at)) : null,
+          created_at: new Date(r.created_at).toISOString(),
+          attempt_log: log.map((a) => {
+            const code = deliveryError(a.error_code)
+            return {
+              at: new Date(a.at).toISOString(),
+              attempt: a.attempt,
+              status_code: a.status_code,
+              error_code: code,
+              error: english(code),
+              duration_ms: a.duration_ms,
+            }
+          }),
+        }
+      }),
       200,
     )
   })

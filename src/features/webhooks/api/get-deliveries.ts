@@ -7,6 +7,8 @@ const attemptSchema = z.object({
   at: z.string(),
   attempt: z.number(),
   status_code: z.nullable(z.number()),
+  /** What went wrong as a category (`timeout`, `tls_failed`…), translated on the page; `error` is its English. */
+  error_code: z.nullish(z.string()),
   error: z.nullable(z.string()),
   duration_ms: z.number(),
 })
@@ -18,6 +20,7 @@ export const deliverySchema = z.object({
   status: z.enum(['pending', 'delivering', 'succeeded', 'failed']),
   attempts: z.number(),
   last_status_code: z.nullable(z.number()),
+  last_error_code: z.nullish(z.string()),
   last_error: z.nullable(z.string()),
   last_attempt_at: z.nullable(z.string()),
   /** When the next try is due (pending only). */

@@ -11,6 +11,13 @@ export const webhookSchema = z.object({
   secret_hint: z.string(),
   created_at: z.string(),
   secret_rotated_at: z.nullish(z.string()),
+  /**
+   * `unhealthy` after several deliveries in a row got no answer in time: its deliveries wait and one is
+   * tried at `next_retry_at`, unless the owner resumes it (resume-webhook.ts). Absent at an older service.
+   */
+  health: z.optional(z.string()),
+  unhealthy_since: z.nullish(z.string()),
+  next_retry_at: z.nullish(z.string()),
 })
 export type Webhook = z.infer<typeof webhookSchema>
 

@@ -17,6 +17,21 @@ const BADGE: Record<Shown, string> = {
   failed: 'bg-red-100 text-red-900 dark:bg-red-950 dark:text-red-100',
 }
 
+/**
+ * What went wrong, in the person's language: the service logs a category (`error_code`) beside its
+ * English; an unknown category, or a service that sends only text, shows that text as it came.
+ */
+function ErrorText({ code, text }: { code: string | null | undefined; text: string }) {
+  const { t, i18n } = useTranslation('webhooks')
+  const key = `deliveries.errors.${code ?? ''}`
+  if (code && i18n.exists(key, { ns: 'webhooks' })) return <span>{t(key as never)}</span>
+  return (
+    <bdi dir="ltr" className="break-all font-mono text-xs">
+      {text}
+    </bdi>
+  )
+}
+
 /** "45 ms", "1.2 s" in the person's language. */
 function duration(lng: string, ms: number): string {
   const seconds = ms >= 1000
@@ -89,10 +104,7 @@ function DeliveryItem({ delivery: d }: { delivery: Delivery }) {
       </p>
       {d.last_error && d.status !== 'succeeded' && (
         <p className={`mt-1 ${d.status === 'failed' ? 'text-red-700 dark:text-red-400' : 'text-slate-700 dark:text-slate-300'}`}>
-          {t('deliveries.lastError')}{' '}
-          <bdi dir="ltr" className="break-all font-mono text-xs">
-            {d.last_error}
-          </bdi>
+          {t('deliveries.lastError')} <ErrorText code={d.last_error_code} text={d.last_error} />
         </p>
       )}
       {d.attempt_log.length > 0 && (
@@ -105,11 +117,7 @@ function DeliveryItem({ delivery: d }: { delivery: Delivery }) {
                 <time dateTime={a.at}>{formatDateTime(lng, a.at)}</time>
                 <span>{a.status_code !== null ? t('deliveries.httpStatus', { code: a.status_code }) : t('deliveries.noAnswer')}</span>
                 <span>{duration(lng, a.duration_ms)}</span>
-                {a.error && (
-                  <bdi dir="ltr" className="break-all font-mono">
-                    {a.error}
-                  </bdi>
-                )}
+                {a.error && <ErrorText code={a.error_code} text={a.error} />}
               </li>
             ))}
           </ol>

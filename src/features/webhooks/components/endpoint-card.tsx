@@ -9,6 +9,7 @@ import { errorMessage } from '@/lib/error-message'
 import { formatDateTime } from '@/lib/format'
 import { deliveriesOptions, type Delivery } from '../api/get-deliveries'
 import type { Webhook } from '../api/get-webhooks'
+import { useResumeWebhook } from '../api/resume-webhook'
 import { useSendTestEvent } from '../api/send-test-event'
 import { DeliveriesList } from './deliveries-list'
 import { EventName } from './event-name'
@@ -98,6 +99,8 @@ export function EndpointCard({
         )}
       </dl>
 
+      <Health webhook={webhook} headingId={headingId} />
+
       <div className="mt-4 flex flex-wrap gap-2">
         <Button variant="secondary" aria-describedby={headingId} aria-disabled={throttled || undefined} aria-busy={test.isPending || undefined} onClick={sendTest}>
           {t('list.test')}
@@ -132,6 +135,45 @@ export function EndpointCard({
         <DeliveriesList deliveries={deliveries.data} isPending={deliveries.isPending} isError={deliveries.isError} onRetry={refresh} />
       </section>
     </article>
+  )
+}
+
+/**
+ * An endpoint the service paused (several deliveries in a row got no answer in time): what that means,
+ * when it is tried next, and "Resume deliveries". Nothing shows while it is healthy (or at a service
+ * that does not report health).
+ */
+function Health({ webhook, headingId }: { webhook: Webhook; headingId: string }) {
+  const { t, i18n } = useTranslation('webhooks')
+  const resume = useResumeWebhook()
+  if (webhook.health !== 'unhealthy') {
+    return resume.isSuccess ? (
+      <Alert tone="success" className="mt-4">
+        {t('health.resumed')}
+      </Alert>
+    ) : null
+  }
+  return (
+    <Alert tone="warning" className="mt-4" title={t('health.unhealthyTitle')}>
+      <p>{t('health.unhealthyBody')}</p>
+      {webhook.next_retry_at && <p className="mt-1">{t('deliveries.nextTry', { time: formatDateTime(i18n.language, webhook.next_retry_at) })}</p>}
+      <Button
+        variant="secondary"
+        className="mt-3"
+        aria-describedby={headingId}
+        aria-busy={resume.isPending || undefined}
+        onClick={() => {
+          if (!resume.isPending) resume.mutate(webhook.id)
+        }}
+      >
+        {t('health.resume')}
+      </Button>
+      {resume.isError && (
+        <p role="alert" className="mt-2 text-red-800 dark:text-red-300">
+          {t('health.resumeError', { detail: errorMessage(resume.error) })}
+        </p>
+      )}
+    </Alert>
   )
 }
 

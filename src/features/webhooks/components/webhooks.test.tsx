@@ -348,6 +348,70 @@ describe('an endpoint', () => {
   }, 15_000)
 })
 
+describe('an endpoint the service paused (issue 22)', () => {
+  it('says deliveries wait and when the next try is; "Resume deliveries" asks the service and shows the endpoint healthy again', async () => {
+    const sick = Object.assign(fakeWebhook(), {
+      health: 'unhealthy',
+      unhealthy_since: '2026-03-02T09:00:00.000Z',
+      next_retry_at: '2099-01-01T10:00:00.000Z',
+      consecutive_timeouts: 3,
+    })
+    const fake = serve({ endpoints: [sick] })
+    const resumes: string[] = []
+    server.use(
+      http.post('/api/user/webhooks/:id/resume/', ({ params }) => {
+        resumes.push(String(params.id))
+        Object.assign(sick, { health: 'healthy', unhealthy_since: null, next_retry_at: null, consecutive_timeouts: 0 })
+        return HttpResponse.json(sick)
+      }),
+    )
+    await renderPage()
+    const card = await screen.findByRole('article', { name: 'https://hooks.example.com/leads' })
+    const notice = within(card).getByRole('status', { name: '' })
+    expect(notice).toHaveTextContent('Deliveries to this endpoint are paused')
+    expect(notice).toHaveTextContent('got no answer in time')
+    expect(notice).toHaveTextContent('Next try: Jan 1, 2099')
+    await userEvent.click(within(card).getByRole('button', { name: 'Resume deliveries' }))
+    expect(await within(card).findByText('Deliveries resumed: waiting events are being sent now.')).toBeInTheDocument()
+    expect(within(card).queryByText('Deliveries to this endpoint are paused')).not.toBeInTheDocument()
+    expect(resumes).toEqual(['wh_existing01'])
+    expect(fake.requests.filter((r) => r.method === 'GET' && r.path === '/api/user/webhooks/').length).toBeGreaterThan(1) // the list was asked again
+  })
+
+  it('a refused resume (an API key, a minute not yet passed) says why', async () => {
+    serve({ endpoints: [Object.assign(fakeWebhook(), { health: 'unhealthy', next_retry_at: null })] })
+    server.use(
+      http.post('/api/user/webhooks/:id/resume/', () =>
+        HttpResponse.json({ detail: 'API keys cannot manage webhooks.', code: 'api_key_not_allowed' }, { status: 403 }),
+      ),
+    )
+    await renderPage()
+    const card = await screen.findByRole('article', { name: 'https://hooks.example.com/leads' })
+    await userEvent.click(within(card).getByRole('button', { name: 'Resume deliveries' }))
+    expect(await within(card).findByRole('alert')).toHaveTextContent('Deliveries could not be resumed: An API key cannot do this. Sign in with your password.')
+  })
+
+  it('shows what went wrong in the person’s words from the category the service logged, and unknown ones as sent', async () => {
+    const log = [
+      { at: '2026-03-02T09:30:00.000Z', attempt: 1, status_code: null, error_code: 'timeout', error: 'No answer within the time allowed.', duration_ms: 5000 },
+      { at: '2026-03-02T09:31:00.000Z', attempt: 2, status_code: null, error_code: 'tls_failed', error: 'The secure connection (TLS) could not be set up.', duration_ms: 40 },
+    ]
+    const tls = Object.assign(fakeDelivery({ id: 2, status: 'failed', attempts: 2, last_status_code: null, last_error: 'The secure connection (TLS) could not be set up.', attempt_log: log }), {
+      last_error_code: 'tls_failed',
+    })
+    const unknown = Object.assign(fakeDelivery({ id: 1, status: 'failed', last_status_code: null, last_error: 'Something new happened.' }), { last_error_code: 'brand_new_category' })
+    serve({ endpoints: [fakeWebhook()], deliveries: { wh_existing01: [tls, unknown] } })
+    await renderPage()
+    const card = await screen.findByRole('article', { name: 'https://hooks.example.com/leads' })
+    const items = await within(card).findAllByTestId('delivery')
+    expect(items[0]).toHaveTextContent('Error: The secure connection failed: check the certificate')
+    expect(items[0]).not.toHaveTextContent('could not be set up')
+    await userEvent.click(within(items[0]!).getByText('Every attempt'))
+    expect(items[0]).toHaveTextContent('No answer in time')
+    expect(items[1]).toHaveTextContent('Error: Something new happened.')
+  })
+})
+
 describe('the verification sample', () => {
   it('uses the header the service names, in Node.js or Python, and copies what is shown', async () => {
     serve({ capability: { ...webhooksCapability, signature_header: 'Acme-Signature' } })
