@@ -22,7 +22,7 @@ const MAX_SECONDS = Number(process.env.BENCH_MAX_SECONDS ?? 60)
 /** Previews of filter sets asked for the first time (cache misses): informative, no target. */
 const MISSES = Number(process.env.BENCH_MISSES ?? 500)
 
-interface Stats {
+export interface Stats {
   requests: number
   errors: number
   failures: string[]
@@ -31,11 +31,12 @@ interface Stats {
   p50: number
   p95: number
   p99: number
+  max: number
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN
+export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN
 
-const stats = (r: LoadResult): Stats => {
+export const stats = (r: LoadResult): Stats => {
   const times = [...r.times].sort((a, b) => a - b)
   return {
     requests: times.length,
@@ -46,6 +47,7 @@ const stats = (r: LoadResult): Stats => {
     p50: percentile(times, 50),
     p95: percentile(times, 95),
     p99: percentile(times, 99),
+    max: times.at(-1) ?? NaN,
   }
 }
 
@@ -53,7 +55,7 @@ const stats = (r: LoadResult): Stats => {
  * Runs load jobs in the client worker (load-worker.ts): one after another, or side by side with
  * `together`. Each job is `clients` loops sharing one request budget and one deadline.
  */
-function loader() {
+export function loader() {
   // a worker's entry is loaded before `--import tsx` takes effect in it: register tsx first
   const entry = JSON.stringify(new URL('./load-worker.ts', import.meta.url).href)
   const worker = new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${entry}) })`, { eval: true })
@@ -67,7 +69,7 @@ function loader() {
   return { run, close: () => worker.terminate() }
 }
 
-const line = (label: string, s: Stats) =>
+export const line = (label: string, s: Stats) =>
   `  ${label.padEnd(34)} ${String(s.requests).padStart(5)} req in ${s.seconds.toFixed(1).padStart(5)} s  ${s.rps.toFixed(0).padStart(5)} req/s  ` +
   `p50 ${s.p50.toFixed(1).padStart(6)} ms  p95 ${s.p95.toFixed(1).padStart(6)} ms  p99 ${s.p99.toFixed(1).padStart(6)} ms` +
   (s.errors ? `  ${s.errors} errors (${s.failures.join('; ')})` : '')

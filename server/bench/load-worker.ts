@@ -15,6 +15,8 @@ export interface LoadJob {
   clients: number
   requests: number
   maxSeconds: number
+  /** A client starts a request at most every intervalMs (a probe); absent: back to back. */
+  intervalMs?: number
 }
 
 export interface LoadResult {
@@ -63,7 +65,10 @@ function run(job: LoadJob): Promise<LoadResult> {
   return Promise.all(
     Array.from({ length: job.clients }, async () => {
       while (issued < job.requests && Date.now() < deadline) {
+        const next = performance.now() + (job.intervalMs ?? 0)
         await once(targets[issued++ % targets.length]!)
+        const wait = next - performance.now()
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait))
       }
     }),
   ).then(() => {

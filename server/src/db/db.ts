@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto'
 import { readdir, readFile, mkdir } from 'node:fs/promises'
+import { createRequire } from 'node:module'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { Worker } from 'node:worker_threads'
+import type { WorkerReply, WorkerRequest } from './pglite-worker.ts'
 
 /**
  * A statement that runs on (nearly) every request, always with the same text: prepared once per
@@ -17,9 +20,21 @@ export interface Prepared {
 
 export const prepared = (text: string): Prepared => ({ text, name: `q${createHash('sha256').update(text).digest('hex').slice(0, 20)}` })
 
+/**
+ * How many companies the embedded database serves well (docs/benchmarks.md, issue 24): every answer
+ * is bounded by categories × places, but the seed, exports and a preview's sample rows grow with the
+ * data, and every request shares its one connection. Above this the service says so at start.
+ */
+export const EMBEDDED_COMPANIES = 250_000
+
 /** What route and job code sees of the database: the same on PGlite and on a PostgreSQL server. */
+export interface QueryOptions {
+  /** Rows as arrays of the columns in order, not objects (the export's many rows: less to build and collect). */
+  rowMode?: 'array'
+}
+
 export interface Queryable {
-  query<T = Record<string, unknown>>(sql: string | Prepared, params?: unknown[]): Promise<{ rows: T[] }>
+  query<T = Record<string, unknown>>(sql: string | Prepared, params?: unknown[], options?: QueryOptions): Promise<{ rows: T[] }>
 }
 
 const textOf = (sql: string | Prepared) => (typeof sql === 'string' ? sql : sql.text)
@@ -27,6 +42,8 @@ const textOf = (sql: string | Prepared) => (typeof sql === 'string' ? sql : sql.
 export interface Tx extends Queryable {
   /** A script of several statements, no parameters. */
   exec(sql: string): Promise<void>
+  /** `COPY table (columns) FROM STDIN (FORMAT csv…)` of the rows in `csv` (the seed's bulk load). */
+  copyFrom(sql: string, csv: string): Promise<void>
 }
 
 export interface Db extends Queryable {
@@ -53,88 +70,134 @@ export async function openDb(opts: DbOptions): Promise<Db> {
   return db
 }
 
+/**
+ * The embedded database runs in a worker thread (pglite-worker.ts): a query there no longer stops
+ * this thread's event loop, so requests that need no database, timers and sockets go on while it runs.
+ * PGlite has one connection: calls are queued here and sent one at a time, and a transaction holds
+ * the queue from BEGIN to COMMIT, which makes transactions isolated from each other like SELECT …
+ * FOR UPDATE would on a server.
+ */
 async function openPglite(dataDir: string): Promise<Db> {
-  const { PGlite, protocol, parse } = await import('@electric-sql/pglite')
-  let dir = dataDir
-  if (dir !== 'memory://') {
+  let dir: string | undefined
+  if (dataDir !== 'memory://') {
     dir = path.resolve(dataDir, 'pg')
     await mkdir(dir, { recursive: true })
   }
-  const pg = new PGlite(dir === 'memory://' ? undefined : dir)
-  await pg.waitReady
-  // PGlite has one connection: transactions are serialized through this queue, which also makes
-  // them isolated from each other like SELECT … FOR UPDATE would on a server. Each call starts in
-  // an event-loop turn of its own (setImmediate): PGlite runs on this thread and settles its
-  // promises as microtasks, so a long queue used to run back to back without the event loop taking
-  // a new connection or request in between (under load, connections were accepted one per 100 ms).
+  const worker = startWorker(dir)
   let queue: Promise<unknown> = Promise.resolve()
-  const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
   const serial = <T>(fn: () => Promise<T>): Promise<T> => {
-    const run = queue.then(nextTurn).then(fn)
+    const run = queue.then(fn)
     queue = run.catch(() => undefined)
     return run
   }
-
-  // Prepared statements: PGlite's query() sends parse, describe, bind, describe, execute and sync
-  // as six calls into the database and plans the text every time. A Prepared text is parsed once
-  // under its name (its parameter types kept, to turn values into text as query() does), then each
-  // run is one message: bind, describe, execute, sync. Results are read by PGlite's own parser.
-  const { serialize } = protocol
-  const message = (parts: Uint8Array[]) => {
-    const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-    let at = 0
-    for (const p of parts) {
-      out.set(p, at)
-      at += p.length
-    }
-    return out
+  const query = async <T>(sql: string | Prepared, params: unknown[] = [], options: QueryOptions & { blob?: Uint8Array } = {}) => {
+    const { blob, rowMode } = options
+    const reply =
+      typeof sql === 'string'
+        ? await worker.call({ op: 'query', sql, params, ...(blob ? { blob } : {}), ...(rowMode ? { rowMode } : {}) })
+        : await worker.call({ op: 'prepared', name: sql.name, text: sql.text, params })
+    return { rows: (reply.rows ?? []) as T[], ...(reply.blob ? { blob: new Blob([reply.blob]) } : {}) }
   }
-  const parameterTypes = new Map<string, number[]>()
-  const runPrepared = async (sql: Prepared, params: unknown[] = []) => {
-    let types = parameterTypes.get(sql.name)
-    if (!types) {
-      try {
-        const described = await pg.execProtocol(
-          message([serialize.parse({ name: sql.name, text: sql.text }), serialize.describe({ type: 'S', name: sql.name }), serialize.sync()]),
-        )
-        types = parse.parseDescribeStatementResults(described.messages)
-      } catch (err) {
-        // whatever was parsed goes, so the next call prepares it afresh
-        await pg.execProtocol(message([serialize.close({ type: 'S', name: sql.name }), serialize.sync()])).catch(() => undefined)
-        throw err
-      }
-      parameterTypes.set(sql.name, types)
-    }
-    const values = params.map((value, i) => {
-      if (value === null || value === undefined) return null
-      const toText = pg.serializers[types[i]!]
-      return toText ? toText(value) : String(value)
-    })
-    const { messages } = await pg.execProtocol(
-      message([serialize.bind({ statement: sql.name, values }), serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync()]),
-    )
-    return parse.parseResults(messages, pg.parsers)[0]!
+  const exec = async (sql: string) => {
+    await worker.call({ op: 'exec', sql })
   }
-
+  await worker.ready
   return {
     kind: 'pglite',
-    query: (sql, params) =>
-      serial(() => (typeof sql === 'string' ? pg.query(sql, params as unknown[]) : pg.runExclusive(() => runPrepared(sql, params)))) as never,
+    query: (sql, params, options) => serial(() => query(sql, params, options)) as never,
     tx: (fn) =>
-      serial(() =>
-        pg.transaction(async (t) =>
-          fn({
-            query: (sql, params) => t.query(textOf(sql), params as unknown[]) as never,
-            exec: async (sql) => {
-              await t.exec(sql)
+      serial(async () => {
+        await worker.call({ op: 'begin' })
+        let result
+        try {
+          result = await fn({
+            query: (sql, params, options) => query(textOf(sql), params, options) as never,
+            exec,
+            copyFrom: async (sql, csv) => {
+              await query(sql.replace(/\bSTDIN\b/, "'/dev/blob'"), [], { blob: new TextEncoder().encode(csv) })
             },
-          }),
-        ),
-      ),
-    exec: async (sql) => {
-      await serial(() => pg.exec(sql))
+          })
+        } catch (err) {
+          await worker.call({ op: 'rollback' })
+          throw err
+        }
+        await worker.call({ op: 'commit' })
+        return result
+      }),
+    exec: (sql) => serial(() => exec(sql)),
+    close: () => serial(() => worker.close()),
+  }
+}
+
+type Call = DistributiveOmit<WorkerRequest, 'id'>
+type DistributiveOmit<T, K extends keyof T> = T extends unknown ? Omit<T, K> : never
+
+/**
+ * The worker thread and its calls. pglite-worker.ts is TypeScript: the thread registers tsx first
+ * (this process may run under tsx, or under Vitest, whose loader a worker does not inherit).
+ */
+function startWorker(dataDir: string | undefined) {
+  // tsx's ESM entry (require.resolve finds its CommonJS twin beside it)
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href
+  const entry = new URL('./pglite-worker.ts', import.meta.url).href
+  const worker = new Worker(
+    `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}) })`,
+    { eval: true, workerData: { dataDir } },
+  )
+  let nextId = 1
+  let failure: Error | null = null
+  const pending = new Map<number, { resolve: (reply: { rows?: unknown[]; blob?: Uint8Array }) => void; reject: (err: Error) => void; site: Error }>()
+  // the thread keeps the process alive only while a call is waiting for it
+  worker.unref()
+  const settle = (id: number) => {
+    const call = pending.get(id)
+    pending.delete(id)
+    if (pending.size === 0) worker.unref()
+    return call
+  }
+  const failAll = (err: Error) => {
+    failure ??= err
+    for (const id of [...pending.keys()]) settle(id)!.reject(err)
+  }
+  let readyResolve: () => void
+  let readyReject: (err: Error) => void
+  const ready = new Promise<void>((resolve, reject) => {
+    readyResolve = resolve
+    readyReject = reject
+  })
+  pending.set(0, { resolve: () => readyResolve(), reject: (err) => readyReject(err), site: new Error() })
+  worker.ref()
+  worker.on('message', (reply: WorkerReply) => {
+    const call = settle(reply.id)
+    if (!call) return
+    if ('error' in reply) {
+      // the database's error with its fields (code, detail, constraint…), and the caller's stack
+      const err = Object.assign(new Error(reply.error.message), reply.error)
+      err.stack = `${err.name}: ${err.message}\n${call.site.stack?.split('\n').slice(1).join('\n') ?? ''}`
+      call.reject(err)
+    } else {
+      call.resolve(reply)
+    }
+  })
+  worker.on('error', (err) => failAll(err))
+  worker.on('exit', (code) => failAll(new Error(`The embedded database's thread ended (exit code ${code}).`)))
+  return {
+    ready,
+    call(message: Call): Promise<{ rows?: unknown[]; blob?: Uint8Array }> {
+      if (failure) return Promise.reject(failure)
+      const id = nextId++
+      const site = new Error()
+      return new Promise((resolve, reject) => {
+        pending.set(id, { resolve, reject, site })
+        worker.ref()
+        const transfer = 'blob' in message && message.blob ? [message.blob.buffer as ArrayBuffer] : []
+        worker.postMessage({ ...message, id }, transfer)
+      })
     },
-    close: () => pg.close(),
+    async close() {
+      if (!failure) await this.call({ op: 'close' }).catch(() => undefined)
+      await worker.terminate()
+    },
   }
 }
 
@@ -147,20 +210,21 @@ async function openPg(url: string, poolSize: number): Promise<Db> {
   // An idle client's error (server restart, DROP DATABASE … WITH (FORCE) in tests) must not crash the
   // process: without a listener, node-postgres rethrows it as an unhandled 'error' event.
   pool.on('error', (err) => console.error('[db] idle connection error:', err.message))
-  const statement = (sql: string | Prepared, params: unknown[] | undefined) =>
-    typeof sql === 'string' ? { text: sql, values: params } : { name: sql.name, text: sql.text, values: params }
+  const statement = (sql: string | Prepared, params: unknown[] | undefined, options: QueryOptions = {}) =>
+    typeof sql === 'string' ? { text: sql, values: params, ...options } : { name: sql.name, text: sql.text, values: params, ...options }
   return {
     kind: 'pg',
-    query: (sql, params) => pool.query(statement(sql, params)) as never,
+    query: (sql, params, options) => pool.query(statement(sql, params, options)) as never,
     tx: async (fn) => {
       const client = await pool.connect()
       try {
         await client.query('BEGIN')
         const result = await fn({
-          query: (sql, params) => client.query(statement(sql, params)) as never,
+          query: (sql, params, options) => client.query(statement(sql, params, options)) as never,
           exec: async (sql) => {
             await client.query(sql)
           },
+          copyFrom: (sql, csv) => copyFrom(client, sql, csv),
         })
         await client.query('COMMIT')
         return result
@@ -176,6 +240,29 @@ async function openPg(url: string, poolSize: number): Promise<Db> {
     },
     close: () => pool.end(),
   }
+}
+
+/**
+ * COPY … FROM STDIN on node-postgres, which has no API of its own for it: a query object that sends
+ * the data when the server asks for it (the protocol's CopyInResponse), in slices of 1 MB.
+ */
+function copyFrom(client: { query(q: unknown): unknown }, sql: string, csv: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let failed: unknown = null
+    client.query({
+      submit: (connection: { query(text: string): void }) => connection.query(sql),
+      handleCopyInResponse: (connection: { sendCopyFromChunk(chunk: Buffer): void; endCopyFrom(): void }) => {
+        const data = Buffer.from(csv, 'utf8')
+        for (let at = 0; at < data.length; at += 1 << 20) connection.sendCopyFromChunk(data.subarray(at, at + (1 << 20)))
+        connection.endCopyFrom()
+      },
+      handleCommandComplete: () => undefined,
+      handleError: (err: unknown) => {
+        failed = err
+      },
+      handleReadyForQuery: () => (failed ? reject(failed) : resolve()),
+    })
+  })
 }
 
 const migrationsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations')

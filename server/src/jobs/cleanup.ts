@@ -10,6 +10,26 @@ export const ORPHAN_TMP_AGE_MS = 15 * 60_000
 const DAY_MS = 86_400_000
 /** Days a settled webhook delivery stays in the endpoint's log. */
 export const WEBHOOK_LOG_DAYS = 30
+/** Days a preview search (a search_id of GET /api/companies/) lives unasked for, unless an export was started from it. */
+export const PREVIEW_SEARCH_DAYS = 30
+
+/**
+ * Preview searches not asked for in PREVIEW_SEARCH_DAYS and never exported (issue 24: every filter set
+ * ever previewed was a row for good). The same filters asked again later get a new search_id. At most
+ * 10,000 a pass, so that one pass stays short.
+ */
+export async function removeUnusedPreviewSearches(db: CleanupDeps['db'], now: Date): Promise<number> {
+  const { rows } = await db.query(
+    `DELETE FROM searches WHERE id IN (
+       SELECT s.id FROM searches s
+        WHERE s.kind = 'preview' AND coalesce(s.used_at, s.created_at) < $1
+          AND NOT EXISTS (SELECT 1 FROM searches e WHERE e.source_search_id = s.id)
+        LIMIT 10000)
+     RETURNING 1`,
+    [new Date(now.getTime() - PREVIEW_SEARCH_DAYS * DAY_MS)],
+  )
+  return rows.length
+}
 
 /**
  * Temp files of exports whose process was killed mid-write (`<id>.<ext>.<random>.tmp`). Only old ones:
@@ -42,6 +62,10 @@ export interface CleanupCounts {
   confirmations: number
   loginFailures: number
   webhookDeliveries: number
+  /** Test events and endpoint additions counted for the per-account limits (kept a day). */
+  webhookAccountEvents: number
+  /** Preview searches unused for PREVIEW_SEARCH_DAYS and never exported. */
+  previewSearches: number
 }
 
 /**
@@ -71,7 +95,9 @@ export async function runCleanup(deps: CleanupDeps): Promise<CleanupCounts> {
   const count = async (sql: string, params: unknown[]) => (await db.query(`${sql} RETURNING 1`, params)).rows.length
   const refreshTokens = await count('DELETE FROM refresh_tokens WHERE expires_at < $1', [dayAgo])
   const passwordResets = await count('DELETE FROM password_resets WHERE expires_at < $1', [dayAgo])
-  const confirmations = await count('DELETE FROM email_confirmations WHERE expires_at < $1', [dayAgo])
+  const confirmations =
+    (await count('DELETE FROM email_confirmations WHERE expires_at < $1', [dayAgo])) +
+    (await count('DELETE FROM email_change_cancellations WHERE expires_at < $1', [dayAgo]))
   const loginFailures = await count(
     'DELETE FROM login_failures WHERE last_failure_at < $1 AND (blocked_until IS NULL OR blocked_until < $2)',
     [new Date(now.getTime() - 3_600_000), now],
@@ -80,10 +106,13 @@ export async function runCleanup(deps: CleanupDeps): Promise<CleanupCounts> {
     `DELETE FROM webhook_deliveries WHERE status IN ('succeeded', 'failed') AND created_at < clock_timestamp() - $1 * interval '1 day'`,
     [WEBHOOK_LOG_DAYS],
   )
-  const counts = { tempFiles, exportFiles, refreshTokens, passwordResets, confirmations, loginFailures, webhookDeliveries }
+  const webhookAccountEvents = await count(`DELETE FROM webhook_account_events WHERE at < clock_timestamp() - interval '1 day'`, [])
+  const previewSearches = await removeUnusedPreviewSearches(db, now)
+  const counts = { tempFiles, exportFiles, refreshTokens, passwordResets, confirmations, loginFailures, webhookDeliveries, webhookAccountEvents, previewSearches }
   console.log(
     `[cleanup] removed ${tempFiles} orphan temp file(s), ${exportFiles} expired export file(s), ${refreshTokens} refresh token(s), ` +
-      `${passwordResets} reset link(s), ${confirmations} confirmation link(s), ${loginFailures} sign-in failure record(s), ${webhookDeliveries} webhook deliveries`,
+      `${passwordResets} reset link(s), ${confirmations} confirmation link(s), ${loginFailures} sign-in failure record(s), ${webhookDeliveries} webhook deliveries, ` +
+      `${webhookAccountEvents} webhook limit record(s), ${previewSearches} unused preview search(es)`,
   )
   return counts
 }

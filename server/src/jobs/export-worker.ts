@@ -4,8 +4,6 @@ import { mkdir, rename, rm, stat } from 'node:fs/promises'
 import path from 'node:path'
 import { finished } from 'node:stream/promises'
 import { randomBytes } from 'node:crypto'
-import { stringify } from 'csv-stringify'
-import ExcelJS from 'exceljs'
 import type { Deps } from '../app-env.ts'
 import type { Queryable } from '../db/db.ts'
 import { normaliseFilters } from '../lib/filters.ts'
@@ -14,113 +12,132 @@ import { describeError } from '../lib/errors.ts'
 import { fileLayout, type ExportColumn, type FileLayout } from '../lib/file-locale.ts'
 import { recordExportLeads } from '../lib/lead-sets.ts'
 import { newEventId, queueExportEventSql } from '../lib/webhooks.ts'
+import { createXlsxWriter } from '../lib/xlsx-writer.ts'
+import { csvSafe } from '../lib/csv-cell.ts'
 
 type WorkerDeps = Omit<Deps, 'kickExports' | 'kickWebhooks' | 'resolveHost'>
 
-/** Rows fetched per query: keyset pagination by id keeps memory flat whatever the export's size. */
-export const EXPORT_BATCH = 2000
+/**
+ * Leads fetched per query: a batch of the export's list at a time keeps memory flat whatever its size.
+ * Larger on a PostgreSQL server; on the embedded database one query holds up every other request
+ * while it runs (PGlite has one connection), so there a batch stays short.
+ */
+export const EXPORT_BATCH = { pg: 10_000, pglite: 2_000 } as const
+const exportBatch = (db: Queryable & { kind?: 'pg' | 'pglite' }) => EXPORT_BATCH[db.kind ?? 'pglite']
+
+/** The export's list of company ids (export_leads, in ranges of 1,024 ids), in id order, `size` at a time. */
+async function* leadIds(db: Queryable, exportId: number, size: number): AsyncGenerator<number[]> {
+  let pending: number[] = []
+  let lastChunk = -1
+  for (;;) {
+    const { rows } = await db.query<{ chunk: number; company_ids: number[] }>(
+      'SELECT chunk, company_ids FROM export_leads WHERE export_id = $1 AND chunk > $2 ORDER BY chunk LIMIT 32',
+      [exportId, lastChunk],
+    )
+    if (!rows.length) break
+    for (const r of rows) {
+      pending = pending.concat(r.company_ids)
+      lastChunk = r.chunk
+      while (pending.length >= size) {
+        yield pending.slice(0, size)
+        pending = pending.slice(size)
+      }
+    }
+  }
+  if (pending.length) yield pending
+}
 const DAY_MS = 86_400_000
 
 type Cell = string | number | null
 
-interface LeadRow {
-  id: number
-  name: string
-  emails: string[]
-  phone: string | null
-  website: string | null
-  instagram: string | null
-  facebook: string | null
-  address: string | null
-  zipcode: string | null
-  level1_id: number
-  level2_id: number
-  level3_id: number
-  country_code: string
-  category_ids: number[]
-  main_category_id: number
-  rating: string | number | null
-  review_count: number
-  latitude: number
-  longitude: number
-  place_id: string
-  collected_at: Date
-}
+/** A lead as the batch query answers it, a row of columns (less to build and collect than an object). */
+type LeadRow = [
+  id: number,
+  name: string,
+  /** the addresses joined by `;` (by the database: no array to parse here) */
+  email: string,
+  phone: string | null,
+  website: string | null,
+  instagram: string | null,
+  facebook: string | null,
+  address: string | null,
+  zipcode: string | null,
+  level1_id: number,
+  level2_id: number,
+  level3_id: number,
+  country_code: string,
+  /** ids joined by `,` */
+  category_list: string,
+  main_category_id: number,
+  rating: string | number | null,
+  review_count: number,
+  latitude: number,
+  longitude: number,
+  place_id: string,
+  /** ISO 8601 in UTC, as Date.toISOString writes it */
+  collected_at: string,
+]
 
 interface RowWriter {
-  write(cells: Cell[]): Promise<void>
+  /** A promise only when the caller must wait (the file stream is full). */
+  write(cells: Cell[]): Promise<void> | void
   finish(): Promise<void>
 }
 
 /**
- * CSV formula injection (docs/security.md): a spreadsheet opening the CSV runs a cell that starts
- * with `=`, `+`, `-` or `@` (tab and CR too) as a formula, and listing data (names, addresses,
- * websites, social links…) comes from third parties. Such a text cell gets a leading `'`, which
- * spreadsheets show as text. Exception: `+`/`-` followed only by digits, spaces and `( ) . / -` — a
- * phone number like `+49 30 1234-56` or a negative number — is left alone: it holds no function or
- * reference, so it cannot call anything. XLSX needs none of this: exceljs writes strings as text
- * cells, never as formulas.
- *
- * Every `;`- or `,`-separated SEGMENT of a cell is checked the same way (after leading spaces and
- * quotes): Excel in `;`-separator locales (DE, FR, …) splits `Shop;=1+1` into two cells when it
- * ignores the quoting, so a risky segment gets its `'` too (`Shop;'=1+1`), and a cell holding `;` is
- * quoted as well as one holding `,`.
+ * One field as csv-stringify writes it with RFC 4180's rules and this file's options: quoted when it
+ * holds a quote, a CR or LF (a lone one would split the row), the separator or a `;` (Excel in
+ * `;`-separator locales splits on it even in a `,` file), quotes doubled; null as nothing. Written
+ * here rather than through csv-stringify's stream (a stream step and an awaited write per row);
+ * server/test/export-file.test.ts holds the two to the same bytes.
  */
-const FORMULA_START = /^[=@\t\r]/
-const SIGN_START = /^[+-]/
-const PLAIN_NUMBER = /^[+-][\d ()./-]*$/
-const risky = (segment: string) => FORMULA_START.test(segment) || (SIGN_START.test(segment) && !PLAIN_NUMBER.test(segment))
-export function csvSafe(cell: Cell): Cell {
-  if (typeof cell !== 'string') return cell
-  if (risky(cell)) cell = `'${cell}`
-  // segments after a separator: the separator, then spaces/quotes, then the segment itself
-  return cell.replace(/([;,][\s"']*)([^;,]*)/g, (all, lead: string, segment: string) => (risky(segment) ? `${lead}'${segment}` : all))
+export function csvField(value: string | null, delimiter: ',' | ';'): string {
+  if (value === null || value === '') return ''
+  return (delimiter === ',' ? /[",;\r\n]/ : /[";\r\n]/).test(value) ? `"${value.replaceAll('"', '""')}"` : value
 }
 
 function csvWriter(file: string, layout: FileLayout): RowWriter {
-  const out = createWriteStream(file)
-  // RFC 4180: comma-separated, CRLF line ends, fields quoted when needed; UTF-8, one header row. A file
-  // for a comma-decimal language is `;`-separated with comma decimals and starts with a byte order mark.
-  // csv-stringify quotes a field holding the whole CRLF delimiter but not a lone CR or LF, which
-  // would split the row (and start a new line with whatever follows): quote those too.
-  const csv = stringify({ delimiter: layout.delimiter, bom: layout.bom, record_delimiter: 'windows', quoted_match: /[\r\n;]/ })
-  csv.pipe(out)
-  const failed = new Promise<never>((_, reject) => {
-    out.once('error', reject)
-    csv.once('error', reject)
-  })
+  // a large buffer: with the default (16 KB) every 64 KB of rows waited for the disk
+  const out = createWriteStream(file, { highWaterMark: 4 << 20 })
+  // comma-separated, CRLF line ends, UTF-8, one header row; a file for a comma-decimal language is
+  // `;`-separated with comma decimals and starts with a byte order mark
+  const { delimiter } = layout
+  const failed = new Promise<never>((_, reject) => out.once('error', reject))
   failed.catch(() => undefined)
-  const put = async (cells: Cell[]) => {
-    if (!csv.write(cells)) await Promise.race([once(csv, 'drain'), failed])
+  // rows are joined into text of about 64 KB, then written (waiting when the file stream is full)
+  let text = `${layout.bom ? '\uFEFF' : ''}${layout.headers.map((h) => csvField(h, delimiter)).join(delimiter)}\r\n`
+  const flush = async () => {
+    const full = !out.write(text)
+    text = ''
+    if (full) await Promise.race([once(out, 'drain'), failed])
   }
-  const headerWritten = put(layout.headers)
   return {
-    async write(cells) {
-      await headerWritten
-      // numbers are the service's own (rating, coordinates): written with the file's decimal mark, never escaped
-      await put(cells.map((c) => (typeof c === 'number' ? layout.decimal(c) : csvSafe(c))))
+    write(cells) {
+      let line = ''
+      for (let i = 0; i < cells.length; i++) {
+        const c = cells[i]!
+        if (i > 0) line += delimiter
+        // numbers are the service's own (rating, coordinates): written with the file's decimal mark, never escaped
+        line += typeof c === 'number' ? layout.decimal(c) : csvField(csvSafe(c) as string | null, delimiter)
+      }
+      text += `${line}\r\n`
+      return text.length >= 1 << 16 ? flush() : undefined
     },
     async finish() {
-      await headerWritten
-      csv.end()
+      await flush()
+      out.end()
       await Promise.race([finished(out), failed])
     },
   }
 }
 
 function xlsxWriter(file: string, layout: FileLayout): RowWriter {
-  // The streaming writer flushes each committed row to the zip: memory stays bounded.
-  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: file, useStyles: false, useSharedStrings: false })
-  const ws = wb.addWorksheet(layout.sheetName, layout.rtl ? { views: [{ rightToLeft: true }] } : {})
-  ws.addRow(layout.headers).commit()
+  // streamed into the archive as rows come: memory stays bounded (lib/xlsx-writer.ts)
+  const sheet = createXlsxWriter(file, { sheetName: layout.sheetName, rightToLeft: layout.rtl })
+  sheet.addRow(layout.headers)
   return {
-    async write(cells) {
-      ws.addRow(cells).commit()
-    },
-    async finish() {
-      ws.commit()
-      await wb.commit()
-    },
+    write: (cells) => sheet.addRow(cells),
+    finish: () => sheet.finish(),
   }
 }
 
@@ -229,66 +246,82 @@ export async function processExport(deps: WorkerDeps, row: ExportRow, shouldStop
         recordExportLeads(q, row.id, row.user_id, { filters, upTo: new Date(row.snapshot_at ?? row.created_at), after: row.created_after }, row.lead_count),
       )
     }
-    // exactly the leads fixed when the export was charged, in id order
-    const sql = `SELECT c.id, c.name, c.emails, c.phone, c.website, c.instagram, c.facebook, c.address, c.zipcode,
-                        c.level1_id, c.level2_id, c.level3_id, c.country_code,
-                        c.category_ids, c.main_category_id, c.rating, c.review_count, c.latitude, c.longitude,
-                        c.place_id, c.collected_at
-                   FROM export_leads el JOIN companies c ON c.id = el.company_id
-                  WHERE el.export_id = $1 AND el.company_id > $2
-                  ORDER BY el.company_id
-                  LIMIT $3`
+    // exactly the leads fixed when the export was charged, in id order; the addresses, category ids and
+    // date as text made by the database (parsing arrays and dates here cost more than writing the file)
+    const sql = `SELECT c.id, c.name, array_to_string(c.emails, ';') AS email, c.phone, c.website, c.instagram, c.facebook,
+                        c.address, c.zipcode, c.level1_id, c.level2_id, c.level3_id, c.country_code,
+                        array_to_string(c.category_ids, ',') AS category_list, c.main_category_id, c.rating, c.review_count,
+                        c.latitude, c.longitude, c.place_id,
+                        to_char(c.collected_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS collected_at
+                   FROM companies c WHERE c.id = ANY($1::int[]) ORDER BY c.id`
     const layout = fileLayout(row.file_locale, row.columns as ExportColumn[] | null)
     const writer = ext === 'xlsx' ? xlsxWriter(tmpPath, layout) : csvWriter(tmpPath, layout)
+    const categoriesOf = (list: string) => (list === '' ? '' : list.split(',').map((id) => categoryNames.get(Number(id)) ?? id).join(';'))
+    const value: Record<ExportColumn, (lead: LeadRow) => Cell> = {
+      name: (l) => l[1],
+      email: (l) => l[2],
+      phone: (l) => l[3],
+      website: (l) => l[4],
+      instagram: (l) => l[5],
+      facebook: (l) => l[6],
+      address: (l) => l[7],
+      zipcode: (l) => l[8],
+      city: (l) => places.level3.get(l[11]),
+      level2_location: (l) => places.level2.get(l[10]),
+      level1_location: (l) => places.level1.get(l[9]),
+      country: (l) => l[12],
+      categories: (l) => categoriesOf(l[13]),
+      main_category: (l) => categoryNames.get(l[14]) ?? String(l[14]),
+      rating: (l) => (l[15] === null ? null : Number(l[15])),
+      review_count: (l) => l[16],
+      latitude: (l) => l[17],
+      longitude: (l) => l[18],
+      place_id: (l) => l[19],
+      collected_at: (l) => l[20],
+    }
+    const cellsOf = layout.columns.map((c) => value[c])
+    // the next batch is read while this one is written
+    const ids = leadIds(db, row.id, exportBatch(db))
+    const readBatch = async (): Promise<{ ids: number[]; leads: LeadRow[] } | null> => {
+      const next = await ids.next()
+      if (next.done) return null
+      const leads = (await db.query<LeadRow>(sql, [next.value], { rowMode: 'array' })).rows
+      await Promise.all([
+        places.level1.load(leads.map((l) => l[9])),
+        places.level2.load(leads.map((l) => l[10])),
+        places.level3.load(leads.map((l) => l[11])),
+      ])
+      return { ids: next.value, leads }
+    }
+    let reading = readBatch()
     let done = 0
-    let lastId = 0
+    let progressWritten = 0
     while (done < row.lead_count) {
       if (stopping()) throw new WorkerStopped()
-      const limit = Math.min(EXPORT_BATCH, row.lead_count - done)
-      const batch = (await db.query<LeadRow>(sql, [row.id, lastId, limit])).rows
-      if (batch.length === 0) throw new Error(`Only ${done} of ${row.lead_count} leads could be found.`)
-      await Promise.all([
-        places.level1.load(batch.map((l) => l.level1_id)),
-        places.level2.load(batch.map((l) => l.level2_id)),
-        places.level3.load(batch.map((l) => l.level3_id)),
-      ])
-      for (const [i, lead] of batch.entries()) {
-        if (i > 0 && i % 250 === 0) await yieldToEventLoop()
-        const cells: Record<ExportColumn, Cell> = {
-          name: lead.name,
-          email: lead.emails.join(';'),
-          phone: lead.phone,
-          website: lead.website,
-          instagram: lead.instagram,
-          facebook: lead.facebook,
-          address: lead.address,
-          zipcode: lead.zipcode,
-          city: places.level3.get(lead.level3_id),
-          level2_location: places.level2.get(lead.level2_id),
-          level1_location: places.level1.get(lead.level1_id),
-          country: lead.country_code,
-          categories: lead.category_ids.map((id) => categoryNames.get(id) ?? String(id)).join(';'),
-          main_category: categoryNames.get(lead.main_category_id) ?? String(lead.main_category_id),
-          rating: lead.rating === null ? null : Number(lead.rating),
-          review_count: lead.review_count,
-          latitude: lead.latitude,
-          longitude: lead.longitude,
-          place_id: lead.place_id,
-          collected_at: new Date(lead.collected_at).toISOString(),
-        }
-        await writer.write(layout.columns.map((c) => cells[c]))
+      const read = await reading
+      const batch = read?.leads ?? []
+      if (!read || batch.length < read.ids.length) throw new Error(`Only ${done + batch.length} of ${row.lead_count} leads could be found.`)
+      reading = done + batch.length < row.lead_count ? readBatch() : Promise.resolve(null)
+      reading.catch(() => undefined) // awaited on the next turn
+      for (let i = 0; i < batch.length; i++) {
+        // the rows are formatted on the service's thread: a turn of its event loop every ~2,000
+        if (i > 0 && i % 2000 === 0) await yieldToEventLoop()
+        const lead = batch[i]!
+        const wait = writer.write(cellsOf.map((cell) => cell(lead)))
+        if (wait) await wait
       }
       done += batch.length
-      lastId = batch[batch.length - 1]!.id
-      // PGlite answers through promises alone, so without this the whole export could run in microtasks
-      // and starve the event loop: no HTTP request served, no file stream drained, until it ends.
       await yieldToEventLoop()
-      await db.query('UPDATE searches SET progress = $2, processed_count = $3 WHERE id = $1 AND lease_owner IS NOT DISTINCT FROM $4', [
-        row.id,
-        Math.min(99, Math.floor((done * 100) / row.lead_count)),
-        done,
-        lease.owner,
-      ])
+      // the progress a client polls for: after the first batch, then at most once a second
+      if (Date.now() - progressWritten >= 1000) {
+        progressWritten = Date.now()
+        await db.query('UPDATE searches SET progress = $2, processed_count = $3 WHERE id = $1 AND lease_owner IS NOT DISTINCT FROM $4', [
+          row.id,
+          Math.min(99, Math.floor((done * 100) / row.lead_count)),
+          done,
+          lease.owner,
+        ])
+      }
       if (testRowDelayMs) await new Promise((r) => setTimeout(r, testRowDelayMs * batch.length))
     }
     await writer.finish()

@@ -1,16 +1,21 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import type { Db, Queryable } from '../db/db.ts'
-import { balanceOf, chargeCredits, insufficientCredits, loadAccount, type Account, type ChargedFrom } from './credits.ts'
+import { balanceOf, chargeCredits, insufficientCredits, loadAccount, type ChargedFrom } from './credits.ts'
 import { badRequest, HttpError, notFound } from './errors.ts'
 import { normaliseFilters, type Filters } from './filters.ts'
 import type { ApiKeyCredential } from '../app-env.ts'
 import { checkKeyCap } from './key-scope.ts'
-import { countMatches, recordExportLeads, type LeadSet } from './lead-sets.ts'
+import { countMatches, lockAccountExports, recordExportLeads, type LeadSet } from './lead-sets.ts'
 
 /**
  * Export start and the download-delta rules (interface 4.3, decisions.md). Both charge in ONE
- * transaction that first locks the account row (SELECT … FOR UPDATE on PostgreSQL; PGlite runs
- * transactions one at a time), so concurrent starts can never spend the same credits twice.
+ * transaction, which locks the account row (SELECT … FOR UPDATE on PostgreSQL; PGlite runs
+ * transactions one at a time) for the charge alone, at its end: the counts, the checks and the
+ * export's lead list come first, then the balance is read again under the lock, the export row is
+ * written and charged, and the transaction commits. Concurrent starts can never spend the same
+ * credits twice. An account's exports take their turn on its exports lock first (lib/lead-sets.ts),
+ * which blocks nothing else of the account: what a skip_owned or fresh-data export holds depends on
+ * the exports started before it.
  */
 
 export type ExportFormat = 'csv' | 'excel'
@@ -64,6 +69,7 @@ export const PLAIN_EXPORT: ExportOptions = { skipOwned: false, columns: null, fi
 
 async function insertExport(
   q: Queryable,
+  id: number,
   e: {
     userId: number
     filters: Filters
@@ -81,12 +87,12 @@ async function insertExport(
     /** The API key that started it (null for a password session). */
     apiKey: ApiKeyCredential | null
   },
-): Promise<number> {
-  const { rows } = await q.query<{ id: number }>(
+): Promise<void> {
+  await q.query(
     `INSERT INTO searches (user_id, kind, filters, filters_hash, created_at, source_search_id, delta_of, status,
                            lead_count, credits_charged, export_format, max_leads, capped, created_after, snapshot_at,
-                           skip_owned, skipped_owned, columns, file_locale, api_key_id)
-     VALUES ($1, 'export', $2, '', $3, $4, $5, 'PENDING', $6, $7, $8, $9, $10, $11, $3, $12, $13, $14, $15, $16) RETURNING id`,
+                           skip_owned, skipped_owned, columns, file_locale, api_key_id, id, leads_recorded)
+     VALUES ($1, 'export', $2, '', $3, $4, $5, 'PENDING', $6, $7, $8, $9, $10, $11, $3, $12, $13, $14, $15, $16, $17, true)`,
     [
       e.userId,
       JSON.stringify(e.filters),
@@ -104,32 +110,36 @@ async function insertExport(
       e.options.columns === null ? null : JSON.stringify(e.options.columns),
       e.options.fileLocale,
       e.apiKey?.id ?? null,
+      id,
     ],
   )
-  return rows[0]!.id
 }
 
 /**
- * Inserts the export, fixes its leads and charges what they number, all in the caller's transaction.
- * The count was checked against the balance before; the recorded number can only be lower (a company
- * removed meanwhile), and the export is charged for what it will deliver.
+ * Fixes the export's leads, then charges what they number: the account row is locked from the charge
+ * to the commit, nothing else (the caller's transaction ends right after). The count was checked
+ * against the balance before, unlocked; it is checked again under the lock. The recorded number can
+ * only be lower than the count (a company removed meanwhile), and the export is charged for what it
+ * will deliver.
  */
 async function createExport(
   q: Queryable,
-  account: Account,
-  e: Parameters<typeof insertExport>[1] & { set: LeadSet; limit: number | null; charge: (recorded: number) => number },
-): Promise<{ id: number; leadCount: number; credits: number; chargedFrom: ChargedFrom }> {
-  // A key's monthly cap, counted after the account row is locked (concurrent exports wait their turn),
-  // before this export's row exists; what it is charged below is at most e.credits.
-  await checkKeyCap(q, e.apiKey, e.credits, e.now)
-  const id = await insertExport(q, e)
+  e: Parameters<typeof insertExport>[2] & { set: LeadSet; limit: number | null; charge: (recorded: number) => number },
+): Promise<{ id: number; leadCount: number; credits: number; chargedFrom: ChargedFrom; available: number }> {
+  const id = (await q.query<{ id: number }>(`SELECT nextval(pg_get_serial_sequence('searches', 'id'))::int AS id`)).rows[0]!.id
   const recorded = await recordExportLeads(q, id, e.userId, e.set, e.limit)
   const credits = e.charge(recorded)
-  if (recorded !== e.leadCount || credits !== e.credits) {
-    await q.query('UPDATE searches SET lead_count = $2, credits_charged = $3 WHERE id = $1', [id, recorded, credits])
-  }
+  // the charge
+  const account = await loadAccount(q, e.userId, e.now, true)
+  if (!account) throw notFound()
+  const balance = await balanceOf(q, account, e.now)
+  if (balance.available < credits) throw insufficientCredits(credits, balance.available)
+  // A key's monthly cap, counted after the account row is locked (concurrent exports wait their turn),
+  // before this export's row exists.
+  await checkKeyCap(q, e.apiKey, credits, e.now)
+  await insertExport(q, id, { ...e, leadCount: recorded, credits })
   const chargedFrom = await chargeCredits(q, account, credits, id, e.now)
-  return { id, leadCount: recorded, credits, chargedFrom }
+  return { id, leadCount: recorded, credits, chargedFrom, available: balance.available - credits }
 }
 
 export interface StartedExport {
@@ -158,7 +168,8 @@ export async function startExport(
 ): Promise<StartedExport> {
   const options = req.options ?? PLAIN_EXPORT
   return db.tx(async (q) => {
-    const account = await loadAccount(q, req.userId, req.now, true)
+    // unlocked: the account is locked for the charge only (createExport)
+    const account = await loadAccount(q, req.userId, req.now)
     if (!account) throw notFound()
     if (!account.email_confirmed_at) {
       throw new HttpError(403, {
@@ -175,7 +186,9 @@ export async function startExport(
     ).rows[0]
     if (!source) throw notFound('Search not found.')
     const filters = normaliseFilters(asFiltersInput(source.filters))
-    // read after the account row is locked: a concurrent export of this account has committed its leads
+    // An account's exports start one after another (lib/lead-sets.ts): what one leaves out (skip_owned)
+    // depends on what the one before took, and their ids follow the order they are charged in.
+    await lockAccountExports(q, req.userId)
     const set: LeadSet = { filters, upTo: req.now, skipOwnedBy: options.skipOwned ? req.userId : null }
     const total = await countMatches(q, set)
     const skippedOwned = options.skipOwned ? (await countMatches(q, { filters, upTo: req.now })) - total : 0
@@ -189,9 +202,10 @@ export async function startExport(
       }
       throw badRequest({ search_id: ['No companies match this search: there is nothing to export.'] }, 'Nothing to export.')
     }
+    // checked again under the lock when charged; here, so that nothing is recorded for an export that cannot be paid
     const balance = await balanceOf(q, account, req.now)
     if (balance.available < leadCount) throw insufficientCredits(leadCount, balance.available)
-    const created = await createExport(q, account, {
+    const created = await createExport(q, {
       userId: req.userId,
       filters,
       format: req.format,
@@ -293,8 +307,8 @@ async function boughtSoFar(q: Queryable, userId: number, exportId: number): Prom
  *   their number;
  * - capped original: a full-expansion export of all current matches, charge = current total − credits
  *   charged so far for it (the original's alone for the first delta).
- * Everything is read after the account row is locked, so of concurrent `{}` requests the first
- * starts and the others see its export and answer `no_new_leads`.
+ * A request that may start an export reads everything under the account's exports lock, so of
+ * concurrent `{}` requests the first starts and the others see its export and answer `no_new_leads`.
  * `dryRun` validates only; otherwise a valid request starts the export at once (status `started`,
  * the new export's id in `search_id`, HTTP 202, `available_credits` after the charge).
  */
@@ -303,8 +317,9 @@ export async function downloadDelta(
   req: { userId: number; searchId: number; dryRun: boolean; now: Date; apiKey?: ApiKeyCredential | null },
 ): Promise<{ httpStatus: 200 | 202 | 403 | 409; body: DeltaResult }> {
   return db.tx(async (q) => {
-    const account = await loadAccount(q, req.userId, req.now, !req.dryRun)
+    const account = await loadAccount(q, req.userId, req.now)
     if (!account) throw notFound()
+    if (!req.dryRun) await lockAccountExports(q, req.userId)
     const original = (
       await q.query<ExportRow>("SELECT * FROM searches WHERE id = $1 AND user_id = $2 AND kind = 'export'", [
         req.searchId,
@@ -376,7 +391,7 @@ export async function downloadDelta(
     }
     if (req.dryRun) return { httpStatus: 200 as const, body: result('validated', 'ok') }
 
-    const created = await createExport(q, account, {
+    const created = await createExport(q, {
       userId: req.userId,
       filters,
       format: original.export_format ?? 'csv',
@@ -399,7 +414,7 @@ export async function downloadDelta(
     })
     return {
       httpStatus: 202 as const,
-      body: result('started', 'ok', { searchId: created.id, available: balance.available - created.credits, chargedFrom: created.chargedFrom }),
+      body: result('started', 'ok', { searchId: created.id, available: created.available, chargedFrom: created.chargedFrom }),
     }
   })
 }

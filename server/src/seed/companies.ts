@@ -1,5 +1,4 @@
-import type { Db, Queryable } from '../db/db.ts'
-import { lockCompanyCounts, refreshCompanyCounts } from '../lib/company-counts.ts'
+import type { Db, Queryable, Tx } from '../db/db.ts'
 import { COUNTRIES, slugify } from './geo.ts'
 
 /** Small, fast, seedable PRNG (mulberry32): the seed is deterministic, never Math.random. */
@@ -249,9 +248,12 @@ interface GenerateOptions {
   /** Each company's created_at: a fixed instant, or spread over the two years before `now`. */
   createdAt: { fixed: Date } | { spreadBefore: Date }
   batchSize?: number
+  /** Where each batch goes (default: one INSERT … SELECT FROM unnest per batch). */
+  write?: (col: Columns) => Promise<void>
 }
 
 async function generateCompanies(db: Queryable, opts: GenerateOptions): Promise<number> {
+  const write = opts.write ?? ((col: Columns) => insertBatch(db, col))
   const cities = (
     await db.query<CityRow>(
       `SELECT l3.id, l3.country_code, l3.level1_id, l3.level2_id, l3.name, l3.latitude, l3.longitude,
@@ -353,36 +355,180 @@ async function generateCompanies(db: Queryable, opts: GenerateOptions): Promise<
     col.collectedAt.push(collected.toISOString())
 
     if (col.name.length >= batchSize) {
-      await insertBatch(db, col)
+      await write(col)
       inserted += col.name.length
       col = emptyColumns()
     }
   }
   if (col.name.length) {
-    await insertBatch(db, col)
+    await write(col)
     inserted += col.name.length
   }
   return inserted
 }
 
-/** The seed's companies: created over the two years before `now`; then statistics and page snapshots. */
+/** The columns a batch is copied into (COPY), in this order. */
+const COPY_COLUMNS = [
+  'id', 'name', 'emails', 'phone', 'website', 'instagram', 'facebook', 'address', 'zipcode', 'country_code', 'level1_id', 'level2_id',
+  'level3_id', 'main_category_id', 'category_ids', 'rating', 'review_count', 'latitude', 'longitude', 'place_id', 'has_email', 'has_phone',
+  'has_website', 'created_at', 'collected_at',
+] as const
+
+/** A CSV field for COPY: null as nothing, text always quoted (an empty text is `""`, not null). */
+const csvText = (v: string | null) => (v === null ? '' : `"${v.replace(/"/g, '""')}"`)
+/** A PostgreSQL array literal of texts, each element quoted. */
+const arrayLiteral = (items: string[]) => `{${items.map((i) => `"${i.replace(/[\\"]/g, (ch) => `\\${ch}`)}"`).join(',')}}`
+
+/**
+ * A batch as COPY's CSV, with what insertBatch lets the database derive written out (the id, the
+ * place_id from it, the presence flags), so that both paths give the same rows.
+ */
+function batchCsv(col: Columns, firstId: number): string {
+  const lines: string[] = []
+  for (let i = 0; i < col.name.length; i++) {
+    const id = firstId + i
+    const emails = col.emails[i] === '' ? [] : col.emails[i]!.split(' ')
+    lines.push(
+      [
+        id,
+        csvText(col.name[i]!),
+        csvText(arrayLiteral(emails)),
+        csvText(col.phone[i]!),
+        csvText(col.website[i]!),
+        csvText(col.instagram[i]!),
+        csvText(col.facebook[i]!),
+        csvText(col.address[i]!),
+        csvText(col.zipcode[i]!),
+        csvText(col.country[i]!),
+        col.level1[i],
+        col.level2[i],
+        col.level3[i],
+        col.mainCategory[i],
+        csvText(`{${col.categories[i]}}`),
+        col.rating[i] ?? '',
+        col.reviews[i],
+        col.lat[i],
+        col.lng[i],
+        csvText(`ChIJ${col.placeTag[i]}${id.toString(16).padStart(8, '0')}`),
+        emails.length > 0,
+        col.phone[i] !== null,
+        col.website[i] !== null,
+        csvText(col.createdAt[i]!),
+        csvText(col.collectedAt[i]!),
+      ].join(','),
+    )
+  }
+  return `${lines.join('\n')}\n`
+}
+
+interface DroppedIndexes {
+  /** Creates them again, as they were. */
+  restore(): Promise<void>
+}
+
+/**
+ * Drops the secondary indexes of `tables` (every index but the primary key, unique and foreign-key
+ * constraints included) for a bulk load into them, and gives back how to create them again: building
+ * an index once over a million rows costs a fraction of maintaining it row by row (issue 24: two
+ * thirds of a batched INSERT's time), and a foreign key is checked by one join, not once per row.
+ */
+async function dropSecondaryIndexes(q: Tx, tables: string[]): Promise<DroppedIndexes> {
+  const { rows: constraints } = await q.query<{ tbl: string; name: string; def: string }>(
+    `SELECT conrelid::regclass::text AS tbl, conname AS name, pg_get_constraintdef(oid) AS def FROM pg_constraint
+      WHERE conrelid = ANY($1::regclass[]) AND contype IN ('u', 'f') ORDER BY conrelid::regclass::text, conname`,
+    [tables],
+  )
+  const { rows: indexes } = await q.query<{ name: string; def: string }>(
+    `SELECT i.indexrelid::regclass::text AS name, pg_get_indexdef(i.indexrelid) AS def FROM pg_index i
+      WHERE i.indrelid = ANY($1::regclass[]) AND NOT i.indisprimary
+        AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = i.indexrelid)
+      ORDER BY 1`,
+    [tables],
+  )
+  for (const c of constraints) await q.exec(`ALTER TABLE ${c.tbl} DROP CONSTRAINT "${c.name}"`)
+  for (const i of indexes) await q.exec(`DROP INDEX ${i.name}`)
+  return {
+    async restore() {
+      for (const i of indexes) await q.exec(i.def)
+      for (const c of constraints) await q.exec(`ALTER TABLE ${c.tbl} ADD CONSTRAINT "${c.name}" ${c.def}`)
+    },
+  }
+}
+
+/**
+ * The seed's companies, created over the two years before `now` (issue 24): COPY into the companies
+ * table without its secondary indexes and with its triggers off, then the indexes built once and the
+ * counts kept beside the companies (migration 025) built by one pass; then statistics and page
+ * snapshots. One transaction: an interrupted seed leaves nothing behind (seed/index.ts starts again).
+ * With the triggers off nothing checks that a company's categories are a set: the generator makes
+ * them one.
+ */
 export async function seedCompanies(db: Db, opts: { count: number; now: Date }): Promise<void> {
+  const started = Date.now()
+  const phases: string[] = []
+  const phase = (name: string) => {
+    phases.push(`${name} ${((Date.now() - started) / 1000).toFixed(1)} s`)
+  }
   await db.tx(async (q) => {
-    await lockCompanyCounts(q)
-    await generateCompanies(q, { count: opts.count, seed: 20_240_601, createdAt: { spreadBefore: opts.now } })
-    await refreshCompanyCounts(q)
+    // (a seed started again after an interrupted one finds its state row emptied with the rest)
+    await q.query('INSERT INTO company_counts_state (id, max_id, max_created_at) VALUES (true, 0, NULL) ON CONFLICT (id) DO NOTHING')
+    const derivedTables = ['company_counts', 'category_counts', 'category_country_counts', 'company_categories']
+    const dropped = await dropSecondaryIndexes(q, ['companies', ...derivedTables])
+    // the triggers that keep the counts and the data version: their work is done once, below
+    await q.exec('ALTER TABLE companies DISABLE TRIGGER USER')
+    const { rows } = await q.query<{ first: number }>(`SELECT nextval(pg_get_serial_sequence('companies', 'id'))::int AS first`)
+    let nextId = rows[0]!.first
+    const copy = `COPY companies (${COPY_COLUMNS.join(', ')}) FROM STDIN (FORMAT csv)`
+    // one batch is copied while the next one is made (the database works on its own process or thread)
+    let copying: Promise<void> = Promise.resolve()
+    const inserted = await generateCompanies(q, {
+      count: opts.count,
+      seed: 20_240_601,
+      createdAt: { spreadBefore: opts.now },
+      batchSize: 20_000,
+      write: async (col) => {
+        const csv = batchCsv(col, nextId)
+        nextId += col.name.length
+        await copying
+        copying = q.copyFrom(copy, csv)
+        copying.catch(() => undefined) // awaited with the next batch (or below): its failure is not lost
+      },
+    })
+    await copying
+    if (inserted) await q.query(`SELECT setval(pg_get_serial_sequence('companies', 'id'), $1)`, [nextId - 1])
+    phase('copied')
+    await q.exec('ALTER TABLE companies ENABLE TRIGGER USER')
+    await q.exec(`DO $$ DECLARE s text; BEGIN
+                    FOREACH s IN ARRAY company_derived_sql('SELECT *, 1 AS d FROM companies') LOOP EXECUTE s; END LOOP;
+                  END $$`)
+    phase('counted')
+    await dropped.restore()
+    phase('indexed')
+    await q.query(
+      `UPDATE company_counts_state s SET max_id = greatest(s.max_id, m.max_id), max_created_at = greatest(s.max_created_at, m.max_created_at)
+         FROM (SELECT coalesce(max(id), 0) AS max_id, max(created_at) AS max_created_at FROM companies) m`,
+    )
+    await q.query(
+      `UPDATE data_version SET version = version + 1,
+              max_created_at = greatest(max_created_at, (SELECT max(created_at) FROM companies))`,
+    )
   })
-  // VACUUM also merges the GIN pending list of category_ids (a bulk load leaves it long, and then
-  // every category filter is slow) and sets the visibility map; ANALYZE gives the planner statistics.
-  await db.exec('VACUUM ANALYZE companies')
-  await db.exec('VACUUM ANALYZE company_categories') // all-visible pages: index-only category counts
+  // VACUUM sets the visibility map (index-only counts) and merges the GIN pending list of category_ids;
+  // ANALYZE gives the planner statistics.
+  for (const table of ['companies', 'company_categories', 'category_counts', 'category_country_counts', 'company_counts']) {
+    await db.exec(`VACUUM ANALYZE ${table}`)
+  }
   await db.exec('ANALYZE')
+  phase('vacuumed')
   await seedPageSnapshots(db, opts.now)
+  phase('page snapshots')
+  console.log(`Seed: ${opts.count} companies: ${phases.join(', ')}`)
 }
 
 /**
  * Companies created at one instant (the test hook "fresh data": POST /api/_test/new-companies/).
- * Without a seed, one is derived from the current row count and the time, so calls differ.
+ * Without a seed, one is derived from the current row count and the time, so calls differ. The
+ * counts beside the companies follow by their triggers (migration 025), in the same transaction.
  */
 export async function insertGeneratedCompanies(
   db: Db,
@@ -391,13 +537,7 @@ export async function insertGeneratedCompanies(
   const countries = opts.countries?.map((c) => c.toUpperCase())
   const { rows } = await db.query<{ n: number }>('SELECT coalesce(max(id), 0)::int AS n FROM companies')
   const seed = opts.seed ?? ((rows[0]!.n * 2_654_435_761) ^ opts.createdAt.getTime()) >>> 0
-  // one transaction with the count aggregate locked: concurrent calls cannot miss each other's rows
-  const inserted = await db.tx(async (q) => {
-    await lockCompanyCounts(q)
-    const n = await generateCompanies(q, { count: opts.count, seed, countries, createdAt: { fixed: opts.createdAt } })
-    await refreshCompanyCounts(q)
-    return n
-  })
+  const inserted = await db.tx((q) => generateCompanies(q, { count: opts.count, seed, countries, createdAt: { fixed: opts.createdAt } }))
   if (inserted > 1000) await db.exec('ANALYZE companies')
   return inserted
 }

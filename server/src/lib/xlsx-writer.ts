@@ -1,0 +1,234 @@
+import { once } from 'node:events'
+import { createWriteStream } from 'node:fs'
+import { finished } from 'node:stream/promises'
+import { constants, crc32, createDeflateRaw, deflateRawSync } from 'node:zlib'
+
+/**
+ * A streaming XLSX writer for the export files (issue 24): one sheet of text and number cells, written
+ * row by row into a ZIP archive as they come, in constant memory. exceljs's streaming writer built a
+ * cell model per row (a 100,000-lead Excel export took 1.7 times the CSV's); this writes the sheet's
+ * XML directly (strings inline, `t="inlineStr"`, so no shared-strings table grows in memory; text is
+ * never a formula) and deflates it on libuv's threads. The tests read its files back with exceljs
+ * (server/test/export-file.test.ts, exports.test.ts, owned-leads.test.ts).
+ *
+ * A sheet holds at most 1,048,576 rows (Excel's limit); so the archive never needs ZIP64.
+ */
+
+export type XlsxCell = string | number | null
+
+export interface XlsxOptions {
+  sheetName: string
+  rightToLeft: boolean
+}
+
+const XML_HEAD = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+const MAIN = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main'
+const RELS = 'http://schemas.openxmlformats.org/package/2006/relationships'
+const DOC_RELS = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships'
+
+const ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\r': '&#13;' }
+
+/**
+ * Text as XML character data: the entities, a CR as a reference (a parser reads a bare one as LF), and
+ * the control characters XML 1.0 cannot hold left out.
+ */
+export function xmlText(s: string): string {
+  // eslint-disable-next-line no-control-regex -- the control characters are what it handles
+  return s.replace(/[&<>"\r\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, (ch) => ENTITY[ch] ?? '')
+}
+
+/** A, B, …, Z, AA, AB, … */
+function columnName(index: number): string {
+  let name = ''
+  for (let n = index + 1; n > 0; n = Math.floor((n - 1) / 26)) name = String.fromCharCode(65 + ((n - 1) % 26)) + name
+  return name
+}
+
+const isSpace = (code: number) => code === 32 || code === 9 || code === 10 || code === 13
+
+function cellXml(ref: string, cell: XlsxCell): string {
+  if (cell === null || cell === '') return ''
+  if (typeof cell === 'number') return Number.isFinite(cell) ? `<c r="${ref}"><v>${cell}</v></c>` : ''
+  // leading or trailing spaces are kept only when the text says so
+  const space = isSpace(cell.charCodeAt(0)) || isSpace(cell.charCodeAt(cell.length - 1)) ? ' xml:space="preserve"' : ''
+  return `<c r="${ref}" t="inlineStr"><is><t${space}>${xmlText(cell)}</t></is></c>`
+}
+
+function staticParts(o: XlsxOptions): [string, string][] {
+  return [
+    [
+      '[Content_Types].xml',
+      `${XML_HEAD}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">` +
+        '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +
+        '<Default Extension="xml" ContentType="application/xml"/>' +
+        '<Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>' +
+        '<Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>' +
+        '<Override PartName="/xl/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/>' +
+        '</Types>',
+    ],
+    ['_rels/.rels', `${XML_HEAD}<Relationships xmlns="${RELS}"><Relationship Id="rId1" Type="${DOC_RELS}/officeDocument" Target="xl/workbook.xml"/></Relationships>`],
+    [
+      'xl/workbook.xml',
+      `${XML_HEAD}<workbook xmlns="${MAIN}" xmlns:r="${DOC_RELS}"><sheets><sheet name="${xmlText(o.sheetName)}" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+    ],
+    [
+      'xl/_rels/workbook.xml.rels',
+      `${XML_HEAD}<Relationships xmlns="${RELS}"><Relationship Id="rId1" Type="${DOC_RELS}/worksheet" Target="worksheets/sheet1.xml"/>` +
+        `<Relationship Id="rId2" Type="${DOC_RELS}/styles" Target="styles.xml"/></Relationships>`,
+    ],
+    [
+      'xl/styles.xml',
+      `${XML_HEAD}<styleSheet xmlns="${MAIN}"><fonts count="1"><font><sz val="11"/><name val="Calibri"/></font></fonts>` +
+        '<fills count="2"><fill><patternFill patternType="none"/></fill><fill><patternFill patternType="gray125"/></fill></fills>' +
+        '<borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders>' +
+        '<cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs>' +
+        '<cellXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/></cellXfs>' +
+        '<cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles></styleSheet>',
+    ],
+  ]
+}
+
+/** DOS date and time of `d` (local time, as ZIP tools read it). */
+function dosTime(d: Date): { time: number; date: number } {
+  return {
+    time: (d.getHours() << 11) | (d.getMinutes() << 5) | Math.floor(d.getSeconds() / 2),
+    date: ((Math.max(1980, d.getFullYear()) - 1980) << 9) | ((d.getMonth() + 1) << 5) | d.getDate(),
+  }
+}
+
+interface Entry {
+  name: Buffer
+  crc: number
+  compressed: number
+  size: number
+  offset: number
+}
+
+export interface XlsxWriter {
+  /** A promise only when the caller must wait (the file stream is full). */
+  addRow(cells: XlsxCell[]): Promise<void> | void
+  finish(): Promise<void>
+}
+
+export function createXlsxWriter(file: string, options: XlsxOptions): XlsxWriter {
+  // large buffers: with the defaults (16 KB) every 64 KB of rows waited for the disk or for deflate
+  const out = createWriteStream(file, { highWaterMark: 4 << 20 })
+  const failed = new Promise<never>((_, reject) => out.once('error', reject))
+  failed.catch(() => undefined)
+  const stamp = dosTime(new Date())
+  const entries: Entry[] = []
+  let offset = 0
+  const put = (b: Buffer) => {
+    offset += b.length
+    return out.write(b)
+  }
+
+  const localHeader = (name: Buffer, known?: { crc: number; compressed: number; size: number }) => {
+    const h = Buffer.alloc(30)
+    h.writeUInt32LE(0x04034b50, 0)
+    h.writeUInt16LE(20, 4) // version needed: 2.0 (deflate)
+    h.writeUInt16LE(known ? 0x0800 : 0x0808, 6) // UTF-8 names; bit 3: sizes in a descriptor after the data
+    h.writeUInt16LE(8, 8) // deflate
+    h.writeUInt16LE(stamp.time, 10)
+    h.writeUInt16LE(stamp.date, 12)
+    h.writeUInt32LE(known?.crc ?? 0, 14)
+    h.writeUInt32LE(known?.compressed ?? 0, 18)
+    h.writeUInt32LE(known?.size ?? 0, 22)
+    h.writeUInt16LE(name.length, 26)
+    h.writeUInt16LE(0, 28)
+    return Buffer.concat([h, name])
+  }
+
+  // the small parts, deflated at once
+  for (const [path, text] of staticParts(options)) {
+    const data = Buffer.from(text, 'utf8')
+    const deflated = deflateRawSync(data)
+    const entry = { name: Buffer.from(path, 'utf8'), crc: crc32(data), compressed: deflated.length, size: data.length, offset }
+    put(localHeader(entry.name, entry))
+    put(deflated)
+    entries.push(entry)
+  }
+
+  // the sheet, streamed through deflate on libuv's threads (level 3: about twice as fast as the default
+  // for 10 % more bytes)
+  const sheet: Entry = { name: Buffer.from('xl/worksheets/sheet1.xml', 'utf8'), crc: 0, compressed: 0, size: 0, offset }
+  put(localHeader(sheet.name))
+  const deflate = createDeflateRaw({ level: 3, strategy: constants.Z_DEFAULT_STRATEGY, chunkSize: 256 << 10 })
+  deflate.on('data', (chunk: Buffer) => {
+    sheet.compressed += chunk.length
+    if (!put(chunk)) {
+      deflate.pause()
+      out.once('drain', () => deflate.resume())
+    }
+  })
+  deflate.once('error', (err) => out.destroy(err))
+  const deflated = once(deflate, 'end')
+  deflated.catch(() => undefined)
+
+  let text =
+    `${XML_HEAD}<worksheet xmlns="${MAIN}" xmlns:r="${DOC_RELS}"><sheetViews><sheetView workbookViewId="0"${options.rightToLeft ? ' rightToLeft="1"' : ''}/></sheetViews>` +
+    '<sheetData>'
+  let rows = 0
+  const flush = async () => {
+    const data = Buffer.from(text, 'utf8')
+    text = ''
+    sheet.crc = crc32(data, sheet.crc)
+    sheet.size += data.length
+    if (sheet.size > 0xffffffff) throw new Error('The sheet is too large for an XLSX file.')
+    // waits only when deflate is well behind (its own mark, 16 KB, would stop at every flush)
+    deflate.write(data)
+    if (deflate.writableLength > 8 << 20) await Promise.race([once(deflate, 'drain'), failed])
+  }
+
+  const columns: string[] = []
+  return {
+    addRow(cells) {
+      if (rows >= 1_048_576) throw new Error('An XLSX sheet holds at most 1,048,576 rows.')
+      rows++
+      let xml = `<row r="${rows}">`
+      for (let i = 0; i < cells.length; i++) xml += cellXml(`${(columns[i] ??= columnName(i))}${rows}`, cells[i]!)
+      text += `${xml}</row>`
+      return text.length >= 1 << 16 ? flush() : undefined
+    },
+    async finish() {
+      text += '</sheetData></worksheet>'
+      await flush()
+      deflate.end()
+      await Promise.race([deflated, failed])
+      // the sheet's descriptor, then the central directory
+      const descriptor = Buffer.alloc(16)
+      descriptor.writeUInt32LE(0x08074b50, 0)
+      descriptor.writeUInt32LE(sheet.crc >>> 0, 4)
+      descriptor.writeUInt32LE(sheet.compressed, 8)
+      descriptor.writeUInt32LE(sheet.size, 12)
+      put(descriptor)
+      entries.push(sheet)
+      const directoryAt = offset
+      for (const e of entries) {
+        const h = Buffer.alloc(46)
+        h.writeUInt32LE(0x02014b50, 0)
+        h.writeUInt16LE(20, 4) // made by: 2.0
+        h.writeUInt16LE(20, 6)
+        h.writeUInt16LE(e === sheet ? 0x0808 : 0x0800, 8)
+        h.writeUInt16LE(8, 10)
+        h.writeUInt16LE(stamp.time, 12)
+        h.writeUInt16LE(stamp.date, 14)
+        h.writeUInt32LE(e.crc >>> 0, 16)
+        h.writeUInt32LE(e.compressed, 20)
+        h.writeUInt32LE(e.size, 24)
+        h.writeUInt16LE(e.name.length, 28)
+        h.writeUInt32LE(e.offset, 42)
+        put(Buffer.concat([h, e.name]))
+      }
+      const end = Buffer.alloc(22)
+      end.writeUInt32LE(0x06054b50, 0)
+      end.writeUInt16LE(entries.length, 8)
+      end.writeUInt16LE(entries.length, 10)
+      end.writeUInt32LE(offset - directoryAt, 12)
+      end.writeUInt32LE(directoryAt, 16)
+      put(end)
+      out.end()
+      await Promise.race([finished(out), failed])
+    },
+  }
+}
