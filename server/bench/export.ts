@@ -58,7 +58,7 @@ export async function benchExport(): Promise<{ ok: boolean; runs: ExportBenchRun
     if (companies < LEADS) {
       throw new Error(`${dataDir} holds ${companies} companies, fewer than ${LEADS}: delete it to have it seeded again`)
     }
-    // the unfiltered search: the export itself counts its leads (and charges) from the companies table
+    // the unfiltered search, capped: the export counts its leads from the counts kept beside the companies
     const { search_id: searchId } = await call<{ search_id: number }>('/api/companies/')
 
     const runs: ExportBenchRun[] = []
