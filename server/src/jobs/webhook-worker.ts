@@ -231,6 +231,9 @@ async function recordAttempt(deps: WorkerDeps, d: DeliveryRow, owner: string, re
   const delayMs = config.webhooks.retryBaseMs * (BACKOFF[Math.min(d.attempts - 1, BACKOFF.length - 1)] ?? 1)
   const entry = { attempt: d.attempts, status_code: result.statusCode, error_code: result.error, duration_ms: result.durationMs }
   await db.tx(async (q) => {
+    // the endpoint's row first, as removing an endpoint locks it before the deliveries it cascades to:
+    // the same order in both, or the two deadlock (seen on PostgreSQL as a DELETE failing mid-delivery)
+    await q.query('SELECT 1 FROM webhook_endpoints WHERE id = $1 FOR UPDATE', [d.endpoint_id])
     const { rows } = await q.query(
       `UPDATE webhook_deliveries SET status = $2, last_status_code = $3, last_error = $4, last_attempt_at = clock_timestamp(),
               next_attempt_at = CASE WHEN $2 = 'pending' THEN clock_timestamp() + $5 * interval '1 millisecond' ELSE next_attempt_at END,
