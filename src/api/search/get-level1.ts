@@ -1,9 +1,8 @@
 import { queryOptions } from '@tanstack/react-query'
 import { z } from 'zod/mini'
 import { api, lazySchema } from '@/lib/api-client'
-import { listOf } from '@/api/schemas'
+import { idSchema, listOf, optionalName } from '@/api/schemas'
 import { searchKeys } from './keys'
-import { idSchema, optionalName } from './schemas'
 
 export const level1Schema = lazySchema(() =>
   z.looseObject({

@@ -3,8 +3,7 @@ import { z } from 'zod/mini'
 import { api, lazySchema } from '@/lib/api-client'
 import type { PreviewQuery } from '@/domain/search-filters'
 import { searchKeys } from './keys'
-import { looseNameList, looseNumber, opaqueId } from '@/api/schemas'
-import { list, text } from './schemas'
+import { list, looseNameList, looseNumber, opaqueId, text } from '@/api/schemas'
 
 export const leadRowSchema = lazySchema(() =>
   z.looseObject({

@@ -2,7 +2,7 @@ import { queryOptions } from '@tanstack/react-query'
 import { z } from 'zod/mini'
 import { api, lazySchema } from '@/lib/api-client'
 import { searchKeys } from './keys'
-import { idSchema, list, optionalId, optionalName } from './schemas'
+import { idSchema, list, optionalId, optionalName } from '@/api/schemas'
 
 export const placeHitSchema = lazySchema(() =>
   z.looseObject({
