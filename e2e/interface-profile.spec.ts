@@ -60,7 +60,7 @@ test('the whole journey on a service with only the interface', async ({ page, re
   })
 
   await signInViaUi(page, a, { next: '/search' })
-  await page.waitForURL('**/search')
+  await page.waitForURL((u) => u.pathname === '/search')
 
   // search: count and sample (ratings arrive as strings, counties as a paginated list)
   await pickCountry(page, 'Thai', 'Thailand')
@@ -185,8 +185,9 @@ test('the whole journey on a service with only the interface', async ({ page, re
 test('too few credits: a bare 402 is "not enough credits" in the service’s words, and nothing is charged', async ({ page, request }) => {
   const a = await signUpViaApi(request, { prefix: 'iface-402' })
   expect((await api(request, a, 'POST', '/api/_test/grant-credits/', { plan_type: 'Pro', subscription: 3 })).status).toBe(200)
-  await signInViaUi(page, a, { next: '/search?countries=TH&cap=2' })
-  await page.waitForURL('**/search**')
+  await signInViaUi(page, a, { next: '/search' })
+  await page.waitForURL((u) => u.pathname === '/search')
+  await page.goto('/search?countries=TH&cap=2')
   await previewCount(page)
   // another tab spends the balance meanwhile: the dialog's figures are stale, the service refuses
   const preview = await api<{ search_id: string }>(request, a, 'GET', '/api/companies/?countries=TH')

@@ -83,7 +83,9 @@ for (const c of cases) {
     expect(await leadCount(page)).toBeGreaterThan(1000)
     const cap = page.getByLabel(c.label)
     await cap.pressSequentially(c.typed, { delay: 20 })
-    await expect(cap).toHaveValue(c.typed)
+    // the text as typed, or the same number once the address has settled (seen now and then: the
+    // field is drawn again from the address's cap; docs: closing note of 2026-11-27)
+    await expect(cap).toHaveValue(new RegExp(`^(${c.typed.replace(/[.\s]/g, (ch) => (ch === '.' ? '\\.' : '\\s'))}|1000)$`))
     await expect(cap).toHaveAccessibleDescription(c.understood)
     await expect(page).toHaveURL(/[?&]cap=1000(&|$)/)
     const before = total(await profile(request, account))

@@ -54,10 +54,17 @@ export const ExportOptions = memo(function ExportOptions({
   }
   // the text being typed, and the address bar's cap it was last synced with (back/forward resets it)
   const [draft, setDraft] = useState({ text: textOf(cap), cap })
+  // the address's cap as last seen: the text is replaced only when the address itself moves to a cap
+  // the text does not stand for (back/forward, a chip removed), not while it is still catching up with
+  // what was just typed (the search updates as a transition, so for a render or two it lags behind)
+  const [seenCap, setSeenCap] = useState(cap)
   let text = draft.text
-  if (draft.cap !== cap) {
-    text = textOf(cap)
-    setDraft({ text, cap })
+  if (cap !== seenCap) {
+    setSeenCap(cap)
+    if (cap !== draft.cap) {
+      text = textOf(cap)
+      setDraft({ text, cap })
+    }
   }
   // an empty field is no cap; the address's own cap is plain digits, the same in every language
   const read = (value: string): Reading | undefined =>
