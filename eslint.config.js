@@ -22,7 +22,8 @@ const boundaries = [
     target: `./src/features/${f}`,
     from: './src/features',
     except: [`./${f}`],
-    message: 'A feature does not import another feature: move the shared piece to src/api, src/domain or src/lib, or compose the two in src/app.',
+    message:
+      'A feature does not import another feature: move the shared piece to src/api, src/domain or src/lib, or compose the two in src/app.',
   })),
   { target: './src/features', from: './src/app', message: 'Features do not import the app: the app composes them.' },
   ...LOWER.map((target) => ({

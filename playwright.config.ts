@@ -81,7 +81,9 @@ export default defineConfig({
       RATE_LIMIT_PER_MINUTE: '100000',
       // the tests sign in far more often than a person, all from 127.0.0.1; the per-account sign-in
       // back-off (which the 429 test uses) does not depend on these
-      ...Object.fromEntries(['LOGIN', 'REFRESH', 'SIGNUP', 'RESET', 'CONFIRM', 'FAILED_AUTH', 'PUBLIC'].map((k) => [`${k}_PER_MINUTE`, '100000'])),
+      ...Object.fromEntries(
+        ['LOGIN', 'REFRESH', 'SIGNUP', 'RESET', 'CONFIRM', 'FAILED_AUTH', 'PUBLIC'].map((k) => [`${k}_PER_MINUTE`, '100000']),
+      ),
       PAGE_SNAPSHOT_TOKEN: 'e2e-service-token',
       // webhooks to a receiver the test starts on 127.0.0.1 (development setting), retried and picked up quickly
       WEBHOOK_ALLOW_HTTP_LOOPBACK: '1',

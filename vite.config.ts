@@ -30,8 +30,7 @@ function lowPriorityScripts(): Plugin {
     apply: 'build',
     transformIndexHtml: {
       order: 'post',
-      handler: (html) =>
-        html.replace(/<(script type="module"|link rel="modulepreload")(?![^>]*fetchpriority)/g, '<$1 fetchpriority="low"'),
+      handler: (html) => html.replace(/<(script type="module"|link rel="modulepreload")(?![^>]*fetchpriority)/g, '<$1 fetchpriority="low"'),
     },
   }
 }
@@ -46,7 +45,9 @@ function renderInWorker(entry: string, timeoutMs = 60_000): Promise<Record<strin
     const { renderAll } = await import(workerData.entry)
     parentPort.postMessage(await renderAll())
   `
-  const worker = new Worker(new URL(`data:text/javascript,${encodeURIComponent(source)}`), { workerData: { entry: pathToFileURL(entry).href } })
+  const worker = new Worker(new URL(`data:text/javascript,${encodeURIComponent(source)}`), {
+    workerData: { entry: pathToFileURL(entry).href },
+  })
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       void worker.terminate()
@@ -152,10 +153,7 @@ export default defineConfig({
       include: /\.(js|css|svg|json|txt|webmanifest)$/,
       threshold: 1024,
       skipIfLargerOrEqual: true,
-      algorithms: [
-        defineAlgorithm('brotliCompress', BROTLI),
-        defineAlgorithm('gzip', GZIP),
-      ],
+      algorithms: [defineAlgorithm('brotliCompress', BROTLI), defineAlgorithm('gzip', GZIP)],
     }),
   ],
   resolve: { alias },

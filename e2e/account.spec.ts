@@ -34,7 +34,9 @@ async function signIn(page: Page, a: Account, next: string) {
 test('credits panel shows what the service says', async ({ page, request }) => {
   const a = await newAccount(request, { plan_type: 'Pro', subscription: 4321, purchased: 250, purchased_expires_in_days: 3 })
   await signIn(page, a, '/account')
-  const credits = page.getByRole('region', { name: 'Credits' }).or(page.locator('section', { has: page.getByRole('heading', { name: 'Credits' }) }))
+  const credits = page
+    .getByRole('region', { name: 'Credits' })
+    .or(page.locator('section', { has: page.getByRole('heading', { name: 'Credits' }) }))
   await expect(credits.getByText('Pro', { exact: true })).toBeVisible()
   await expect(credits.getByText('5,000 credits per month')).toBeVisible()
   await expect(credits.getByText('4,321 of 5,000 left this period')).toBeVisible()
@@ -111,11 +113,19 @@ test('screenshots at 360 px and 1280 px in English and Hebrew, and no axe violat
   test.setTimeout(180_000)
   const a = await newAccount(request, { plan_type: 'Starter', subscription: 5000, purchased: 40, purchased_expires_in_days: 5 })
   // some history to show: one completed, one capped, one failed
-  for (const [query, max, fail] of [['countries=DE&email=true', undefined, false], ['countries=FR', 20, false], ['countries=IL', 15, true]] as const) {
+  for (const [query, max, fail] of [
+    ['countries=DE&email=true', undefined, false],
+    ['countries=FR', 20, false],
+    ['countries=IL', 15, true],
+  ] as const) {
     if (fail) expect((await asAccount(request, a, 'POST', '/api/_test/fail-next-export/', {})).status).toBe(200)
     const preview = await asAccount(request, a, 'GET', `/api/companies/?${query}`)
     const searchId = (JSON.parse(preview.text) as { search_id: number }).search_id
-    const started = await asAccount(request, a, 'POST', '/api/download-csv/', { search_id: searchId, export_format: 'csv', ...(max ? { max_leads: max } : {}) })
+    const started = await asAccount(request, a, 'POST', '/api/download-csv/', {
+      search_id: searchId,
+      export_format: 'csv',
+      ...(max ? { max_leads: max } : {}),
+    })
     expect(started.status).toBe(202)
   }
   expect((await asAccount(request, a, 'POST', '/api/user/api-keys/', {})).status).toBe(201)
@@ -135,7 +145,9 @@ test('screenshots at 360 px and 1280 px in English and Hebrew, and no axe violat
         await page.waitForLoadState('networkidle')
         await page.screenshot({ path: `test-results/f3-screens/${s.name}-${lng}-${width}.png`, fullPage: true })
         const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()
-        expect(axe.violations.map((v) => `${s.path} ${lng} ${width}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
+        expect(
+          axe.violations.map((v) => `${s.path} ${lng} ${width}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+        ).toEqual([])
       }
       // the fresh-data verdict (a dry run: free) in the same language and width
       await page.goto('/history')

@@ -99,7 +99,10 @@ test('a past expiry date is refused before sending; a future one is listed', asy
   await expect(row).toContainText(String(nextYear))
 })
 
-test('a key made read-only (the default) searches but its export is refused; an export key with a cap shows what it spent', async ({ page, request }) => {
+test('a key made read-only (the default) searches but its export is refused; an export key with a cap shows what it spent', async ({
+  page,
+  request,
+}) => {
   const a = await newAccount(request)
   await signIn(page, a, '/api-keys')
   const rights = page.getByRole('group', { name: 'What the key may do' })
@@ -127,7 +130,9 @@ test('a key made read-only (the default) searches but its export is refused; an 
   await dialog.getByRole('checkbox', { name: /I have copied the key/ }).check()
   await dialog.getByRole('button', { name: 'Done' }).click()
   const exportKey = { Authorization: `Bearer ${second}` }
-  expect((await request.post('/api/download-csv/', { headers: exportKey, data: { search_id, export_format: 'csv', max_leads: 2 } })).status()).toBe(202)
+  expect(
+    (await request.post('/api/download-csv/', { headers: exportKey, data: { search_id, export_format: 'csv', max_leads: 2 } })).status(),
+  ).toBe(202)
   const over = await request.post('/api/download-csv/', { headers: exportKey, data: { search_id, export_format: 'csv', max_leads: 1 } })
   expect(await over.json()).toMatchObject({ code: 'api_key_cap_reached', cap: 2, spent: 2 })
   await page.reload()

@@ -53,7 +53,8 @@ test('the signed-in search page does not shift its own markup while it loads (CL
     const w = window as unknown as { shifts: number }
     w.shifts = 0
     new PerformanceObserver((list) => {
-      for (const e of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) if (!e.hadRecentInput) w.shifts += e.value
+      for (const e of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[])
+        if (!e.hadRecentInput) w.shifts += e.value
     }).observe({ type: 'layout-shift', buffered: true })
   })
   await page.goto('/search')

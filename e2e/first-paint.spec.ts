@@ -119,7 +119,11 @@ test('a tap on the painted page before its code has run is answered once it has,
   const errors = consoleErrors(page)
   let release = await holdScripts(page)
   await page.goto('/sign-up', { waitUntil: 'domcontentloaded' })
-  const toggle = page.getByRole('button', { name: 'Language' }).and(page.locator('[aria-controls][aria-expanded]')).filter({ visible: true }).first()
+  const toggle = page
+    .getByRole('button', { name: 'Language' })
+    .and(page.locator('[aria-controls][aria-expanded]'))
+    .filter({ visible: true })
+    .first()
   await toggle.click()
   await expect(page.getByRole('list', { name: 'Language' })).toHaveCount(0)
   await expect(page.locator('#root[data-interactive]')).toHaveCount(0)

@@ -18,7 +18,14 @@ export const uniqueEmail = (prefix = 'e2e') => `${prefix}-${Date.now()}-${Math.r
 /** A fresh account per test keeps tests independent. */
 export async function signUpViaApi(
   request: APIRequestContext,
-  opts: { prefix?: string; password?: string; first_name?: string; last_name?: string; preferred_language?: string; confirm?: boolean } = {},
+  opts: {
+    prefix?: string
+    password?: string
+    first_name?: string
+    last_name?: string
+    preferred_language?: string
+    confirm?: boolean
+  } = {},
 ): Promise<Account> {
   const { prefix, password = 'e2e-password-123', confirm = true, ...rest } = opts
   const account = { email: uniqueEmail(prefix), password }
@@ -54,7 +61,13 @@ export async function authHeaders(request: APIRequestContext, account: Account) 
   return { Authorization: `Bearer ${(await loginViaApi(request, account)).access}` }
 }
 
-export async function apiAs<T>(request: APIRequestContext, account: Account, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, data?: unknown): Promise<{ status: number; body: T }> {
+export async function apiAs<T>(
+  request: APIRequestContext,
+  account: Account,
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+  url: string,
+  data?: unknown,
+): Promise<{ status: number; body: T }> {
   const res = await request.fetch(url, { method, data, headers: await authHeaders(request, account) })
   const text = await res.text()
   return { status: res.status(), body: (text ? JSON.parse(text) : undefined) as T }
@@ -95,7 +108,11 @@ export async function signInViaUi(page: Page, account: Account, { next }: { next
  * `label`, "Language" in English) and picks the language by its own name ("עברית", "ไทย").
  */
 export async function chooseLanguage(page: Page, label: string | RegExp, ownName: string) {
-  const toggle = page.getByRole('button', { name: label }).and(page.locator('[aria-controls][aria-expanded]')).filter({ visible: true }).first()
+  const toggle = page
+    .getByRole('button', { name: label })
+    .and(page.locator('[aria-controls][aria-expanded]'))
+    .filter({ visible: true })
+    .first()
   await toggle.click()
   await page.getByRole('list', { name: label }).filter({ visible: true }).getByRole('button', { name: ownName, exact: true }).click()
 }
@@ -117,7 +134,8 @@ export function newestOutboxMail(to?: string): { file: string; text: string } {
 export async function axeCheck(page: Page, label = page.url(), { soft = false }: { soft?: boolean } = {}) {
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()
   const summary = results.violations.map(
-    (v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => `${n.target.join(' ')}${n.failureSummary ? ` [${n.failureSummary.replace(/\s+/g, ' ')}]` : ''}`).join(' | ')}`,
+    (v) =>
+      `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => `${n.target.join(' ')}${n.failureSummary ? ` [${n.failureSummary.replace(/\s+/g, ' ')}]` : ''}`).join(' | ')}`,
   )
   ;(soft ? expect.soft : expect)(summary, `axe violations on ${label}`).toEqual([])
 }

@@ -22,7 +22,13 @@ async function newAccount(request: APIRequestContext, planType = 'Starter', subs
  * A call with a fresh login; once more on 401, because the service clock is shared by every test of
  * the lane and another test may move it past the token's life between login and call.
  */
-async function api<T>(request: APIRequestContext, a: Account, method: 'GET' | 'POST', path: string, data?: unknown): Promise<{ status: number; body: T }> {
+async function api<T>(
+  request: APIRequestContext,
+  a: Account,
+  method: 'GET' | 'POST',
+  path: string,
+  data?: unknown,
+): Promise<{ status: number; body: T }> {
   let res = await request.fetch(path, { method, data, headers: await authHeaders(request, a) })
   if (res.status() === 401) res = await request.fetch(path, { method, data, headers: await authHeaders(request, a) })
   const text = await res.text()
@@ -100,7 +106,9 @@ test('re-download a completed export, then see the 410 path once the test clock 
 
   // move the service's clock past the plan's link life: the descriptor now answers 410
   const days = (await api<Profile>(request, a, 'GET', '/api/user/profile/')).body.subscription_plan!.link_expiration_days
-  expect((await request.post('/api/_test/clock/', { data: { advance_seconds: (days + 1) * DAY }, headers: await authHeaders(request, a) })).ok()).toBe(true)
+  expect(
+    (await request.post('/api/_test/clock/', { data: { advance_seconds: (days + 1) * DAY }, headers: await authHeaders(request, a) })).ok(),
+  ).toBe(true)
   expect((await api(request, a, 'GET', `/api/download-completed-csv/${id}/`)).status).toBe(410)
 
   // the browser's clock has not moved: only the service's 410 can tell the page
@@ -184,7 +192,9 @@ test('a plan without fresh exports is explained, with the way to plans', async (
   await expect(card.getByRole('button', { name: 'Download again' })).toBeVisible()
   await expect(card.getByRole('button', { name: 'Fresh data only' })).toHaveCount(0)
   // the service agrees: the dry run is refused with the verdict the dialog would show
-  const verdict = await api<{ validation_code: string }>(request, a, 'POST', `/api/user/search-history/${id}/download-delta/`, { dry_run: true })
+  const verdict = await api<{ validation_code: string }>(request, a, 'POST', `/api/user/search-history/${id}/download-delta/`, {
+    dry_run: true,
+  })
   expect(verdict.status).toBe(403)
   expect(verdict.body.validation_code).toBe('fresh_exports_not_allowed')
 })

@@ -11,14 +11,21 @@ import { authHeaders, signInViaUi, signUpViaApi, type Account } from './helpers'
  * shape" text, no extension control, and start exactly one export per click.
  */
 
-async function api<T>(request: APIRequestContext, a: Account, method: 'GET' | 'POST', path: string, data?: unknown): Promise<{ status: number; body: T }> {
+async function api<T>(
+  request: APIRequestContext,
+  a: Account,
+  method: 'GET' | 'POST',
+  path: string,
+  data?: unknown,
+): Promise<{ status: number; body: T }> {
   const res = await request.fetch(path, { method, data, headers: await authHeaders(request, a) })
   const text = await res.text()
   return { status: res.status(), body: (text ? JSON.parse(text) : undefined) as T }
 }
 
 async function balance(request: APIRequestContext, a: Account) {
-  const p = (await api<{ remaining_credits: number | null; purchased_credits_available: number }>(request, a, 'GET', '/api/user/profile/')).body
+  const p = (await api<{ remaining_credits: number | null; purchased_credits_available: number }>(request, a, 'GET', '/api/user/profile/'))
+    .body
   return (p.remaining_credits ?? 0) + p.purchased_credits_available
 }
 
@@ -106,7 +113,10 @@ test('the whole journey on a service with only the interface', async ({ page, re
   // download: the file has the capped rows
   const button = page.getByRole('button', { name: /^Download / })
   const [download] = await Promise.all([page.waitForEvent('download'), button.click()])
-  const csv = (await readFile(await download.path(), 'utf8')).replace(/^\uFEFF/, '').trim().split(/\r?\n/)
+  const csv = (await readFile(await download.path(), 'utf8'))
+    .replace(/^\uFEFF/, '')
+    .trim()
+    .split(/\r?\n/)
   expect(csv.length - 1).toBe(cap)
 
   // history: this browser's own record, said as such, with the export's status from download-status
@@ -172,7 +182,10 @@ test('the whole journey on a service with only the interface', async ({ page, re
   const keyCreate = sent.filter((r) => r.method === 'POST' && r.path === '/api/user/api-keys/')
   expect(keyCreate).toHaveLength(1)
   expect(JSON.parse(keyCreate[0]!.body ?? '{}')).toEqual({})
-  await page.getByRole('button', { name: /^Revoke key / }).first().click()
+  await page
+    .getByRole('button', { name: /^Revoke key / })
+    .first()
+    .click()
   await page.getByRole('dialog').getByRole('button', { name: 'Revoke key' }).click()
   await expect(page.getByText(/^Key .+ was revoked\.$/)).toBeVisible()
   await expect(page.getByText('You have no API keys yet.')).toBeVisible()
@@ -191,7 +204,9 @@ test('too few credits: a bare 402 is "not enough credits" in the service’s wor
   await previewCount(page)
   // another tab spends the balance meanwhile: the dialog's figures are stale, the service refuses
   const preview = await api<{ search_id: string }>(request, a, 'GET', '/api/companies/?countries=TH')
-  expect((await api(request, a, 'POST', '/api/download-csv/', { search_id: preview.body.search_id, export_format: 'csv', max_leads: 2 })).status).toBe(202)
+  expect(
+    (await api(request, a, 'POST', '/api/download-csv/', { search_id: preview.body.search_id, export_format: 'csv', max_leads: 2 })).status,
+  ).toBe(202)
   await page.getByRole('button', { name: 'Export…' }).click()
   await page.getByRole('dialog').getByRole('button', { name: 'Start export' }).click()
   const alert = page.getByRole('dialog').getByRole('alert')

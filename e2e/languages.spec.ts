@@ -43,7 +43,12 @@ test('a Thai history entry names two multi-word places as two items', async ({ p
   await grantCredits(request, account, { plan_type: 'Starter', subscription: 50_000 })
   const regions = (await apiAs<Array<{ id: string; name: string }>>(request, account, 'GET', '/api/locations/level1/?country=TH')).body
   const ids = ['Chiang Mai', 'Chon Buri'].map((name) => regions.find((r) => r.name === name)!.id)
-  const preview = await apiAs<{ search_id: number }>(request, account, 'GET', `/api/companies/?countries=TH&level1_location=${ids.join(',')}`)
+  const preview = await apiAs<{ search_id: number }>(
+    request,
+    account,
+    'GET',
+    `/api/companies/?countries=TH&level1_location=${ids.join(',')}`,
+  )
   expect(preview.status).toBe(200)
   const started = await apiAs<{ search_id: number }>(request, account, 'POST', '/api/download-csv/', {
     search_id: preview.body.search_id,

@@ -142,7 +142,11 @@ test('in Hebrew: the owned leads, the file options and the confirmation read rig
   const auth = { Authorization: `Bearer ${account.token}` }
   await request.patch('/api/user/profile/', { data: { preferred_language: 'he' }, headers: auth })
   const pv = (await (await request.get('/api/companies/?countries=IL', { headers: auth })).json()) as { search_id: number }
-  expect((await request.post('/api/download-csv/', { data: { search_id: pv.search_id, export_format: 'csv', max_leads: 3 }, headers: auth })).status()).toBe(202)
+  expect(
+    (
+      await request.post('/api/download-csv/', { data: { search_id: pv.search_id, export_format: 'csv', max_leads: 3 }, headers: auth })
+    ).status(),
+  ).toBe(202)
 
   await signIn(page, account, '/search?country=IL')
   await expect(page.locator('html')).toHaveAttribute('dir', 'rtl')

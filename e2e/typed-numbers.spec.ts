@@ -71,13 +71,28 @@ async function exportCharging(page: Page, credits: RegExp) {
 
 const cases = [
   { lang: 'en', label: 'Most leads to export', typed: '1,000', understood: 'Capped at 1,000 leads', cost: /^1,000 credits$/ },
-  { lang: 'de', label: 'Höchstens so viele Kontakte exportieren', typed: '1.000', understood: 'Begrenzt auf 1.000 Kontakte', cost: /^1\.000 Credits$/ },
+  {
+    lang: 'de',
+    label: 'Höchstens so viele Kontakte exportieren',
+    typed: '1.000',
+    understood: 'Begrenzt auf 1.000 Kontakte',
+    cost: /^1\.000 Credits$/,
+  },
   // a space as Polish writes it, and as a keyboard types it
-  { lang: 'pl', label: 'Maksymalna liczba kontaktów do eksportu', typed: '1 000', understood: 'Limit: 1000 kontaktów', cost: /^1000 kredytów$/ },
+  {
+    lang: 'pl',
+    label: 'Maksymalna liczba kontaktów do eksportu',
+    typed: '1 000',
+    understood: 'Limit: 1000 kontaktów',
+    cost: /^1000 kredytów$/,
+  },
 ]
 
 for (const c of cases) {
-  test(`export cap typed in ${c.lang} as "${c.typed}": the confirmation offers 1,000 and the service charges exactly 1,000`, async ({ page, request }) => {
+  test(`export cap typed in ${c.lang} as "${c.typed}": the confirmation offers 1,000 and the service charges exactly 1,000`, async ({
+    page,
+    request,
+  }) => {
     const account = await newAccount(request, { subscription: 50_000, plan_type: 'Pro' }, c.lang)
     await signIn(page, account, '/search?country=DE', c.lang)
     expect(await leadCount(page)).toBeGreaterThan(1000)
@@ -152,13 +167,15 @@ test('an API key’s monthly credit cap: "2.5" is refused, German "1.000" is sav
   await expect(page.getByRole('dialog', { name: 'Ihr neuer API-Schlüssel' }).getByLabel('Vollständiger API-Schlüssel')).toBeVisible()
   expect(posts).toBe(1)
   const keys = (await (await request.get('/api/user/api-keys/', { headers: { Authorization: `Bearer ${account.token}` } })).json()) as
-    | { monthly_credit_cap?: number | null }[]
-    | { results: { monthly_credit_cap?: number | null }[] }
+    { monthly_credit_cap?: number | null }[] | { results: { monthly_credit_cap?: number | null }[] }
   const list = Array.isArray(keys) ? keys : keys.results
   expect(list.map((k) => k.monthly_credit_cap)).toEqual([1000])
 })
 
-test('500 purchased credits expiring in 3 days, a subscription ending later: "Cap this export at 500" spends exactly them', async ({ page, request }) => {
+test('500 purchased credits expiring in 3 days, a subscription ending later: "Cap this export at 500" spends exactly them', async ({
+  page,
+  request,
+}) => {
   const account = await newAccount(request, {
     subscription: 2_000,
     period_ends_in_days: 20,
@@ -210,7 +227,14 @@ test('a language chosen and the page reloaded at once comes back in that languag
   await page.unroute(/\.js(\?|$)/)
   await expect(page.getByRole('heading', { level: 1 })).not.toHaveText('Build a search')
   await expect
-    .poll(async () => ((await (await request.get('/api/user/profile/', { headers: { Authorization: `Bearer ${account.token}` } })).json()) as { preferred_language: string }).preferred_language)
+    .poll(
+      async () =>
+        (
+          (await (await request.get('/api/user/profile/', { headers: { Authorization: `Bearer ${account.token}` } })).json()) as {
+            preferred_language: string
+          }
+        ).preferred_language,
+    )
     .toBe('de')
   // and it stays: the profile says German too
   await page.reload()

@@ -9,16 +9,23 @@ import { advanceClock, apiAs, axeCheck, grantCredits, signInViaUi, signUpViaApi,
  */
 
 async function balance(request: APIRequestContext, a: Account) {
-  const p = (await apiAs<{ remaining_credits: number | null; purchased_credits_available: number }>(request, a, 'GET', '/api/user/profile/')).body
+  const p = (
+    await apiAs<{ remaining_credits: number | null; purchased_credits_available: number }>(request, a, 'GET', '/api/user/profile/')
+  ).body
   return (p.remaining_credits ?? 0) + p.purchased_credits_available
 }
 
 async function completedExport(request: APIRequestContext, a: Account, query: string) {
   const preview = await apiAs<{ search_id: number }>(request, a, 'GET', `/api/companies/?${query}`)
-  const started = await apiAs<{ search_id: number }>(request, a, 'POST', '/api/download-csv/', { search_id: preview.body.search_id, export_format: 'csv' })
+  const started = await apiAs<{ search_id: number }>(request, a, 'POST', '/api/download-csv/', {
+    search_id: preview.body.search_id,
+    export_format: 'csv',
+  })
   expect(started.status).toBe(202)
   await expect
-    .poll(async () => (await apiAs<{ status: string }>(request, a, 'GET', `/api/download-status/${started.body.search_id}/`)).body.status, { timeout: 45_000 })
+    .poll(async () => (await apiAs<{ status: string }>(request, a, 'GET', `/api/download-status/${started.body.search_id}/`)).body.status, {
+      timeout: 45_000,
+    })
     .toBe('COMPLETED')
   return started.body.search_id
 }
@@ -35,7 +42,9 @@ for (const lng of ['en', 'he'] as const) {
     const english = lng === 'en'
     await card.getByRole('button', { name: english ? 'Watch for new leads' : 'מעקב אחר אנשי קשר חדשים' }).click()
     await expect(card.getByRole('button', { name: english ? 'Watching' : 'במעקב' })).toHaveAttribute('aria-pressed', 'true')
-    await expect(card.getByText(english ? 'No new leads since your last export.' : 'אין אנשי קשר חדשים מאז הייצוא האחרון שלכם.')).toBeVisible()
+    await expect(
+      card.getByText(english ? 'No new leads since your last export.' : 'אין אנשי קשר חדשים מאז הייצוא האחרון שלכם.'),
+    ).toBeVisible()
     await card.getByRole('button', { name: english ? 'Name' : 'מתן שם', exact: true }).click()
     await card.getByLabel(english ? 'Name of this search' : 'שם החיפוש').fill('Bangkok shops')
     await card.getByRole('button', { name: english ? 'Save name' : 'שמירת השם' }).click()
@@ -64,14 +73,25 @@ for (const lng of ['en', 'he'] as const) {
     await page.waitForURL(/\/exports\/\d+$/)
     const newId = Number(new URL(page.url()).pathname.split('/').pop())
     await expect
-      .poll(async () => (await apiAs<{ status: string }>(request, a, 'GET', `/api/download-status/${newId}/`)).body.status, { timeout: 45_000 })
+      .poll(async () => (await apiAs<{ status: string }>(request, a, 'GET', `/api/download-status/${newId}/`)).body.status, {
+        timeout: 45_000,
+      })
       .toBe('COMPLETED')
     expect(await balance(request, a)).toBe(before - 5)
-    const entry = (await apiAs<{ lead_count: number; credits_charged: number; delta_of: number }>(request, a, 'GET', `/api/user/search-history/${newId}/`)).body
+    const entry = (
+      await apiAs<{ lead_count: number; credits_charged: number; delta_of: number }>(
+        request,
+        a,
+        'GET',
+        `/api/user/search-history/${newId}/`,
+      )
+    ).body
     expect(entry).toMatchObject({ lead_count: 5, credits_charged: 5, delta_of: id })
 
     // after the export nothing is new any more
     await page.goto('/history')
-    await expect(card.getByText(english ? 'No new leads since your last export.' : 'אין אנשי קשר חדשים מאז הייצוא האחרון שלכם.')).toBeVisible()
+    await expect(
+      card.getByText(english ? 'No new leads since your last export.' : 'אין אנשי קשר חדשים מאז הייצוא האחרון שלכם.'),
+    ).toBeVisible()
   })
 }

@@ -52,17 +52,25 @@ function signatureValid(secret: string, header: string | string[] | undefined, r
 
 async function receivedEvent(type: string, after: number): Promise<Received> {
   let found: Received | undefined
-  await expect.poll(() => (found = received.slice(after).find((r) => r.headers['leads-event-type'] === type)) !== undefined, { timeout: 30_000 }).toBe(true)
+  await expect
+    .poll(() => (found = received.slice(after).find((r) => r.headers['leads-event-type'] === type)) !== undefined, { timeout: 30_000 })
+    .toBe(true)
   return found!
 }
 
 async function completedExport(request: APIRequestContext, a: Account): Promise<number> {
   const preview = await apiAs<{ search_id: number }>(request, a, 'GET', '/api/companies/?countries=DE')
   expect(preview.status).toBe(200)
-  const started = await apiAs<{ search_id: number }>(request, a, 'POST', '/api/download-csv/', { search_id: preview.body.search_id, export_format: 'csv', max_leads: 3 })
+  const started = await apiAs<{ search_id: number }>(request, a, 'POST', '/api/download-csv/', {
+    search_id: preview.body.search_id,
+    export_format: 'csv',
+    max_leads: 3,
+  })
   expect(started.status).toBe(202)
   await expect
-    .poll(async () => (await apiAs<{ status: string }>(request, a, 'GET', `/api/download-status/${started.body.search_id}/`)).body.status, { timeout: 45_000 })
+    .poll(async () => (await apiAs<{ status: string }>(request, a, 'GET', `/api/download-status/${started.body.search_id}/`)).body.status, {
+      timeout: 45_000,
+    })
     .toBe('COMPLETED')
   return started.body.search_id
 }
@@ -143,7 +151,10 @@ test('add an endpoint, keep its secret, and see a test event and an export arriv
   await shot(page, 'webhooks-en-360')
 })
 
-test('Hebrew: the page reads right to left, rotating shows the new secret once, removing asks first; axe clean', async ({ page, request }) => {
+test('Hebrew: the page reads right to left, rotating shows the new secret once, removing asks first; axe clean', async ({
+  page,
+  request,
+}) => {
   test.setTimeout(120_000)
   const a = await signUpViaApi(request, { prefix: 'hooks-he', preferred_language: 'he' })
   const created = await apiAs<{ webhook: { id: string }; secret: string }>(request, a, 'POST', '/api/user/webhooks/', { url: receiverUrl })
@@ -151,7 +162,10 @@ test('Hebrew: the page reads right to left, rotating shows the new secret once, 
   const id = created.body.webhook.id
   expect((await apiAs(request, a, 'POST', `/api/user/webhooks/${id}/test/`)).status).toBe(202)
   await expect
-    .poll(async () => (await apiAs<{ status: string }[]>(request, a, 'GET', `/api/user/webhooks/${id}/deliveries/`)).body.map((d) => d.status), { timeout: 20_000 })
+    .poll(
+      async () => (await apiAs<{ status: string }[]>(request, a, 'GET', `/api/user/webhooks/${id}/deliveries/`)).body.map((d) => d.status),
+      { timeout: 20_000 },
+    )
     .toEqual(['succeeded'])
 
   await page.setViewportSize({ width: 1280, height: 900 })

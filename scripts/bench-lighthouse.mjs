@@ -30,10 +30,14 @@ const PAGES = [
 /** A Chromium of its own (fresh profile, so an empty cache) that Lighthouse drives through its port. */
 async function launchChromium() {
   const profile = mkdtempSync(path.join(tmpdir(), 'leads-lh-'))
-  const child = spawn(chromiumPath, [...chromiumArgs, '--headless=new', '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-    detached: true, // its own process group: closing ends every Chromium process, not only the first
-  })
+  const child = spawn(
+    chromiumPath,
+    [...chromiumArgs, '--headless=new', '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      detached: true, // its own process group: closing ends every Chromium process, not only the first
+    },
+  )
   const port = await new Promise((resolve, reject) => {
     let err = ''
     child.stderr.on('data', (d) => {
@@ -144,7 +148,8 @@ async function interactions(baseURL) {
   await context.addInitScript(() => {
     window.__interactions = []
     new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) if (e.interactionId) window.__interactions.push({ name: e.name, id: e.interactionId, duration: e.duration })
+      for (const e of list.getEntries())
+        if (e.interactionId) window.__interactions.push({ name: e.name, id: e.interactionId, duration: e.duration })
     }).observe({ type: 'event', durationThreshold: 16, buffered: true })
   })
   const page = await context.newPage()
@@ -203,7 +208,10 @@ async function interactions(baseURL) {
     await countries.pressSequentially('Germ', { delay: 120 })
   })
   await run('choosing Germany with the keyboard', async () => {
-    await page.getByRole('option', { name: /Germany/ }).first().waitFor()
+    await page
+      .getByRole('option', { name: /Germany/ })
+      .first()
+      .waitFor()
     await countries.press('Enter')
   })
   await browser.close()
@@ -218,7 +226,10 @@ async function interactions(baseURL) {
 const median = (runs) => [...runs].sort((a, b) => a.performance - b.performance)[Math.floor(runs.length / 2)]
 const ms = (v) => `${Math.round(v)} ms`.padStart(8)
 const pct = (v) => String(Math.round(v * 100)).padStart(3)
-const load = () => loadavg().map((v) => v.toFixed(2)).join(' ')
+const load = () =>
+  loadavg()
+    .map((v) => v.toFixed(2))
+    .join(' ')
 
 /** Every page measured RUNS times, the pages alternating (a slow phase of the host hits all of them alike). */
 async function bench(baseURL) {
@@ -234,7 +245,8 @@ async function bench(baseURL) {
       `${spec.name.padEnd(22)} ${pct(m.performance)}  ${pct(m.accessibility)} ${pct(m['best-practices'])} ${pct(m.seo)} ${ms(m.fcp)} ${ms(m.lcp)} ${ms(m.tbt)} ${m.cls.toFixed(3)} ${ms(m.si)}  (${all.map((r) => `${pct(r.performance).trim()}/${Math.round(r.tbt)}`).join(' ')})`,
     )
     if (!new URL(m.finalUrl).pathname.startsWith(spec.path)) problems.push(`${spec.name}: ended on ${m.finalUrl}`)
-    for (const k of ['performance', 'accessibility', 'best-practices']) if (m[k] < TARGET[k]) problems.push(`${spec.name}: ${k} ${pct(m[k]).trim()} < ${pct(TARGET[k]).trim()}`)
+    for (const k of ['performance', 'accessibility', 'best-practices'])
+      if (m[k] < TARGET[k]) problems.push(`${spec.name}: ${k} ${pct(m[k]).trim()} < ${pct(TARGET[k]).trim()}`)
     if (m.tbt > TARGET.tbt) problems.push(`${spec.name}: TBT ${Math.round(m.tbt)} ms > ${TARGET.tbt} ms`)
     if (m.cls > TARGET.cls) problems.push(`${spec.name}: CLS ${m.cls.toFixed(3)} > ${TARGET.cls}`)
     if (m.failing.length) console.log(`  audits not passed: ${m.failing.join(', ')}`)
@@ -244,7 +256,9 @@ async function bench(baseURL) {
   console.log(`\nInteractions on /search at 360 px, CPU 4x slower (worst Event Timing duration of each); load average ${load()}`)
   for (const r of list) {
     const ok = r.worst <= TARGET.interaction
-    console.log(`${ok ? 'ok  ' : 'SLOW'} ${r.label.padEnd(40)} ${r.worst ? ms(r.worst) : '  < 16 ms'}  (${r.runs} run${r.runs === 1 ? '' : 's'})`)
+    console.log(
+      `${ok ? 'ok  ' : 'SLOW'} ${r.label.padEnd(40)} ${r.worst ? ms(r.worst) : '  < 16 ms'}  (${r.runs} run${r.runs === 1 ? '' : 's'})`,
+    )
     if (!ok) problems.push(`${r.label}: ${Math.round(r.worst)} ms > ${TARGET.interaction} ms`)
   }
   problems.push(...stale)

@@ -62,7 +62,15 @@ async function firstLoad(browser, url, refreshToken) {
     const sizes = await r.request().sizes()
     const deferred = i >= firstLoadCount
     const hinted = body.subarray(0, COMPILE_HINT.length).toString() === COMPILE_HINT
-    scripts.push({ file, deferred, hinted, key: keyOfFile.get(file) ?? '(not in the build)', gzip: gzipSync(body, { level: 9 }).length, wire: sizes.responseBodySize, encoding: r.headers()['content-encoding'] ?? 'none' })
+    scripts.push({
+      file,
+      deferred,
+      hinted,
+      key: keyOfFile.get(file) ?? '(not in the build)',
+      gzip: gzipSync(body, { level: 9 }).length,
+      wire: sizes.responseBodySize,
+      encoding: r.headers()['content-encoding'] ?? 'none',
+    })
   }
   await context.close()
   return { first: scripts.filter((x) => !x.deferred), deferred: scripts.filter((x) => x.deferred) }
@@ -87,18 +95,35 @@ const check = (label, bytes, budget, extra = '') => {
 }
 const sum = (list, f) => list.reduce((s, x) => s + x[f], 0)
 console.log('Budgets (gzip level 9 of every script the browser fetched; on the wire: what the service sent)')
-check(`sign-in first-load JS (${loads['sign-in'].length} scripts)`, sum(loads['sign-in'], 'gzip'), BUDGETS.signIn, `  on the wire ${fmt(sum(loads['sign-in'], 'wire'))}`)
-check(`search first-load JS, signed in (${loads.search.length} scripts)`, sum(loads.search, 'gzip'), BUDGETS.search, `  on the wire ${fmt(sum(loads.search, 'wire'))}`)
+check(
+  `sign-in first-load JS (${loads['sign-in'].length} scripts)`,
+  sum(loads['sign-in'], 'gzip'),
+  BUDGETS.signIn,
+  `  on the wire ${fmt(sum(loads['sign-in'], 'wire'))}`,
+)
+check(
+  `search first-load JS, signed in (${loads.search.length} scripts)`,
+  sum(loads.search, 'gzip'),
+  BUDGETS.search,
+  `  on the wire ${fmt(sum(loads.search, 'wire'))}`,
+)
 for (const [name, list] of Object.entries(deferredLoads)) {
   check(`${name} deferred JS, after the first load (${list.length} scripts)`, sum(list, 'gzip'), BUDGETS.deferred)
 }
-for (const [name, list] of Object.entries({ ...loads, ...Object.fromEntries(Object.entries(deferredLoads).map(([k, v]) => [`${k} deferred`, v])) })) {
+for (const [name, list] of Object.entries({
+  ...loads,
+  ...Object.fromEntries(Object.entries(deferredLoads).map(([k, v]) => [`${k} deferred`, v])),
+})) {
   const plain = list.filter((s) => s.encoding === 'none' && s.gzip > 1024)
   if (plain.length) problems.push(`${name}: scripts sent uncompressed: ${plain.map((s) => s.file).join(', ')}`)
 }
 
 const cssFiles = new Set(Object.values(manifest).flatMap((m) => [...(m.css ?? []), ...(m.file.endsWith('.css') ? [m.file] : [])]))
-check(`CSS (${cssFiles.size} file${cssFiles.size === 1 ? '' : 's'})`, [...cssFiles].reduce((s, f) => s + gz(f), 0), BUDGETS.css)
+check(
+  `CSS (${cssFiles.size} file${cssFiles.size === 1 ? '' : 's'})`,
+  [...cssFiles].reduce((s, f) => s + gz(f), 0),
+  BUDGETS.css,
+)
 
 const localeKeys = Object.keys(manifest).filter((k) => /^locales\/(?!en\/)[a-z]{2}\/[a-z-]+\.json$/.test(k))
 let biggest = { key: '(none)', bytes: 0 }
@@ -112,7 +137,13 @@ check(`largest of ${localeKeys.length} locale chunks (${biggest.key})`, biggest.
 for (const [name, list] of Object.entries(loads)) {
   const missing = HINTED[name].filter((re) => !list.some((x) => re.test(x.key) && x.hinted))
   if (missing.length) problems.push(`${name} first load: no compile hint on ${missing.map(String).join(', ')}`)
-  else console.log(`ok   ${name} first load: compile hint on ${list.filter((x) => x.hinted).map((x) => x.key).join(', ')}`)
+  else
+    console.log(
+      `ok   ${name} first load: compile hint on ${list
+        .filter((x) => x.hinted)
+        .map((x) => x.key)
+        .join(', ')}`,
+    )
 }
 // the app chunk's imports, in order: the framework's chunk must come before the yield point's
 {
@@ -121,7 +152,8 @@ for (const [name, list] of Object.entries(loads)) {
   const imported = [...code.matchAll(/import(?:[^'"`;]*?from)?\s*"\.\/([\w-]+)\.js"/g)].map((m) => m[1])
   const framework = imported.findIndex((f) => f.startsWith('framework-'))
   const yieldPoint = imported.findIndex((f) => f.startsWith('yield-point-'))
-  if (framework < 0 || yieldPoint < framework) problems.push(`app chunk: the framework is not imported before the yield point (imports: ${imported.join(', ')})`)
+  if (framework < 0 || yieldPoint < framework)
+    problems.push(`app chunk: the framework is not imported before the yield point (imports: ${imported.join(', ')})`)
   else console.log(`ok   app chunk: framework, then the yield point (${imported.join(', ')})`)
 }
 for (const [name, list] of Object.entries(loads)) {
@@ -130,10 +162,15 @@ for (const [name, list] of Object.entries(loads)) {
   else console.log(`ok   ${name} first load: English only`)
 }
 
-for (const [name, list] of Object.entries({ ...loads, ...Object.fromEntries(Object.entries(deferredLoads).map(([k, v]) => [`${k} (deferred)`, v])) })) {
+for (const [name, list] of Object.entries({
+  ...loads,
+  ...Object.fromEntries(Object.entries(deferredLoads).map(([k, v]) => [`${k} (deferred)`, v])),
+})) {
   console.log(`\n${name} first load:`)
   for (const x of [...list].sort((a, b) => b.gzip - a.gzip)) {
-    console.log(`  ${fmt(x.gzip).padStart(9)} gz  ${fmt(x.wire).padStart(9)} ${x.encoding.padEnd(4)}  ${x.file}  (${x.key})${x.hinted ? '  compile hint' : ''}`)
+    console.log(
+      `  ${fmt(x.gzip).padStart(9)} gz  ${fmt(x.wire).padStart(9)} ${x.encoding.padEnd(4)}  ${x.file}  (${x.key})${x.hinted ? '  compile hint' : ''}`,
+    )
   }
 }
 

@@ -23,7 +23,13 @@ if (args.includes('--print-languages')) {
   process.exit(0)
 }
 const nsArg = args.indexOf('--ns')
-const namespaces = nsArg >= 0 ? args[nsArg + 1].split(',').map((s) => s.trim()).filter(Boolean) : NAMESPACES
+const namespaces =
+  nsArg >= 0
+    ? args[nsArg + 1]
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : NAMESPACES
 for (const ns of namespaces) if (!NAMESPACES.includes(ns)) throw new Error(`unknown namespace ${ns}`)
 
 function flatten(obj, prefix = '', out = new Map()) {
@@ -35,7 +41,11 @@ function flatten(obj, prefix = '', out = new Map()) {
   return out
 }
 
-const variables = (s) => [...String(s).matchAll(/\{\{\s*([\w.]+)[^}]*\}\}/g)].map((m) => m[1]).sort().join(',')
+const variables = (s) =>
+  [...String(s).matchAll(/\{\{\s*([\w.]+)[^}]*\}\}/g)]
+    .map((m) => m[1])
+    .sort()
+    .join(',')
 
 function load(lng, ns) {
   const file = `locales/${lng}/${ns}.json`
@@ -145,10 +155,15 @@ for (const lng of LANGUAGES) {
 console.log(`Locales: ${LANGUAGES.length} languages, namespaces ${namespaces.join(', ')}`)
 console.log(`Glossary: ${Object.keys(glossary.terms).join(', ')}${unsettled.length ? `; not settled yet: ${unsettled.join(', ')}` : ''}`)
 console.log('lng  keys  missing  identical-to-English  plural forms')
-for (const r of rows) console.log(`${r.lng.padEnd(4)} ${String(r.total).padStart(4)}  ${String(r.missing).padStart(7)}  ${r.identical.padEnd(20)}  ${r.plurals}`)
+for (const r of rows)
+  console.log(
+    `${r.lng.padEnd(4)} ${String(r.total).padStart(4)}  ${String(r.missing).padStart(7)}  ${r.identical.padEnd(20)}  ${r.plurals}`,
+  )
 if (problems.length) {
   const shown = problems.slice(0, 60)
-  console.error(`\n${problems.length} problem(s):\n  ${shown.join('\n  ')}${problems.length > shown.length ? `\n  … and ${problems.length - shown.length} more` : ''}`)
+  console.error(
+    `\n${problems.length} problem(s):\n  ${shown.join('\n  ')}${problems.length > shown.length ? `\n  … and ${problems.length - shown.length} more` : ''}`,
+  )
   process.exit(1)
 }
 console.log('\nlocales ok')

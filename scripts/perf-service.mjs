@@ -31,7 +31,14 @@ export async function startService({ seedCompanies = process.env.PERF_SEED_COMPA
   // started through nice(1) so that every thread of it (the embedded database's too) has the priority
   const child = spawn(lowPriority ? 'nice' : command[0], lowPriority ? ['-n', '19', ...command] : command.slice(1), {
     stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, SEED_COMPANIES: String(seedCompanies), DATABASE_URL: '', LOGIN_PER_MINUTE: '1000' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      SEED_COMPANIES: String(seedCompanies),
+      DATABASE_URL: '',
+      LOGIN_PER_MINUTE: '1000',
+    },
   })
   const baseURL = `http://127.0.0.1:${port}`
   const stop = () => {
@@ -65,4 +72,11 @@ export async function demoRefreshToken(baseURL) {
 }
 
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-export const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run']
+export const chromiumArgs = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+]

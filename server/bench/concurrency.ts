@@ -34,7 +34,8 @@ export interface Stats {
   max: number
 }
 
-export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN
+export const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN
 
 export const stats = (r: LoadResult): Stats => {
   const times = [...r.times].sort((a, b) => a - b)
@@ -115,7 +116,9 @@ export async function benchConcurrency(database: 'pglite' | 'pg'): Promise<Concu
     // shown by filter sets asked for the first time: a country and a category each.
     const { rows: categories } = await db.query<{ id: number }>('SELECT id FROM categories ORDER BY id')
     const { rows: countries } = await db.query<{ code: string }>('SELECT code FROM countries ORDER BY code')
-    const distinct = countries.flatMap((country) => categories.map((cat) => `/api/companies/?countries=${country.code.trim()}&category=${cat.id}`))
+    const distinct = countries.flatMap((country) =>
+      categories.map((cat) => `/api/companies/?countries=${country.code.trim()}&category=${cat.id}`),
+    )
     const loadBefore = os.loadavg()[0]!
     const load = loader()
     await load.run([preview(5, 50), cheap(5, 50)]) // warm-up

@@ -25,7 +25,12 @@ export async function benchExport(): Promise<{ ok: boolean; runs: ExportBenchRun
   const dataDir = path.resolve(process.env.BENCH_DATA_DIR ?? '.bench-data', 'preview')
   const config = {
     // BENCH_DATABASE_URL runs it on a PostgreSQL server instead (seeded there on first use)
-    ...loadConfig({ ...process.env, DATA_DIR: dataDir, PORT: process.env.BENCH_PORT ?? '0', DATABASE_URL: process.env.BENCH_DATABASE_URL ?? '' }),
+    ...loadConfig({
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: process.env.BENCH_PORT ?? '0',
+      DATABASE_URL: process.env.BENCH_DATABASE_URL ?? '',
+    }),
     rateLimitPerMinute: 1_000_000,
   }
   const ready = Date.now()

@@ -39,22 +39,25 @@ function run(job: LoadJob): Promise<LoadResult> {
   const once = (target: URL) =>
     new Promise<void>((resolve) => {
       const t0 = performance.now()
-      const req = http.get({ host: target.hostname, port: target.port, path: target.pathname + target.search, agent, headers: job.headers }, (res) => {
-        const chunks: Buffer[] = []
-        res.on('data', (d: Buffer) => chunks.push(d))
-        res.on('end', () => {
-          times.push(performance.now() - t0)
-          if (res.statusCode !== 200) {
+      const req = http.get(
+        { host: target.hostname, port: target.port, path: target.pathname + target.search, agent, headers: job.headers },
+        (res) => {
+          const chunks: Buffer[] = []
+          res.on('data', (d: Buffer) => chunks.push(d))
+          res.on('end', () => {
+            times.push(performance.now() - t0)
+            if (res.statusCode !== 200) {
+              errors++
+              if (!failures.has(res.statusCode!)) failures.set(res.statusCode!, Buffer.concat(chunks).toString('latin1').slice(0, 200))
+            }
+            resolve()
+          })
+          res.on('error', () => {
             errors++
-            if (!failures.has(res.statusCode!)) failures.set(res.statusCode!, Buffer.concat(chunks).toString('latin1').slice(0, 200))
-          }
-          resolve()
-        })
-        res.on('error', () => {
-          errors++
-          resolve()
-        })
-      })
+            resolve()
+          })
+        },
+      )
       req.on('error', (err) => {
         errors++
         if (!failures.has(0)) failures.set(0, err.message)
@@ -73,7 +76,12 @@ function run(job: LoadJob): Promise<LoadResult> {
     }),
   ).then(() => {
     agent.destroy()
-    return { times, errors, failures: [...failures].map(([status, body]) => `${status}: ${body}`), seconds: (performance.now() - started) / 1000 }
+    return {
+      times,
+      errors,
+      failures: [...failures].map(([status, body]) => `${status}: ${body}`),
+      seconds: (performance.now() - started) / 1000,
+    }
   })
 }
 

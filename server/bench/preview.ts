@@ -71,7 +71,10 @@ export async function benchPreview(opts: { combinations?: number } = {}): Promis
         states.forEach((s) => q.append('level1_location', String(s.id)))
         if (rand() < 0.5) {
           const set = new Set(states.map((s) => s.id))
-          some(level3.filter((c) => set.has(c.level1_id)), 3).forEach((c) => q.append('level3_location', c.id))
+          some(
+            level3.filter((c) => set.has(c.level1_id)),
+            3,
+          ).forEach((c) => q.append('level3_location', c.id))
         }
       } else if (kind < 0.45) {
         some(level2, 3).forEach((c) => q.append('level2_location', String(c.id)))

@@ -45,7 +45,11 @@ const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b)
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2
 }
-const p95 = (xs: number[]) => percentile([...xs].sort((a, b) => a - b), 95)
+const p95 = (xs: number[]) =>
+  percentile(
+    [...xs].sort((a, b) => a - b),
+    95,
+  )
 const load = () => os.loadavg()[0]!
 const fmt = (v: number, unit: Figure['unit']) =>
   unit === 'ms' ? v.toFixed(1) : unit === 's' ? v.toFixed(2) : unit === '×' ? v.toFixed(2) : v.toFixed(0)
@@ -70,7 +74,9 @@ function client(base: string, token: string) {
         (res) => {
           const chunks: Buffer[] = []
           res.on('data', (d: Buffer) => chunks.push(d))
-          res.on('end', () => resolve({ status: res.statusCode!, body: Buffer.concat(chunks).toString('utf8'), ms: performance.now() - t0 }))
+          res.on('end', () =>
+            resolve({ status: res.statusCode!, body: Buffer.concat(chunks).toString('utf8'), ms: performance.now() - t0 }),
+          )
           res.on('error', reject)
         },
       )
@@ -178,7 +184,8 @@ async function filterShapes(service: RunningService): Promise<Record<string, str
   const rand = mulberry32(2424)
   const pick = <T>(items: readonly T[]): T => items[Math.floor(rand() * items.length)]!
   const popular = categories.slice(0, 20)
-  const flags = (...chosen: string[]) => ['email=true', 'phone_number=true', 'website=true'].filter((f) => !chosen.includes(f) && rand() < 0.5)
+  const flags = (...chosen: string[]) =>
+    ['email=true', 'phone_number=true', 'website=true'].filter((f) => !chosen.includes(f) && rand() < 0.5)
   const join = (...parts: (string | string[])[]) => parts.flat().filter(Boolean).join('&')
   const cityOf = (country: string) => pick(level3.filter((c) => c.country.trim() === country))
   const variants = (make: () => string) => {
@@ -208,7 +215,10 @@ async function filterShapes(service: RunningService): Promise<Record<string, str
       const cities = level3.filter((c) => c.level1_id === state.id)
       return `level1_location=${state.id}&level3_location=${pick(cities).id},${pick(cities).id}&category=${pick(popular)}`
     }),
-    'countries ×3 + 2 categories + email': variants(() => `countries=${pick(countries)},${pick(countries)},${pick(countries)}&category=${pick(categories)},${pick(categories)}&email=true`),
+    'countries ×3 + 2 categories + email': variants(
+      () =>
+        `countries=${pick(countries)},${pick(countries)},${pick(countries)}&category=${pick(categories)},${pick(categories)}&email=true`,
+    ),
   }
 }
 
@@ -245,7 +255,12 @@ export async function benchScale(database: 'pglite' | 'pg'): Promise<{ ok: boole
     `scale bench on the ${dataset.label}: ${companies.toLocaleString('en')} companies, service ready in ${startSeconds.toFixed(1)} s` +
       `${seededNow ? ' (seeded now)' : ' (dataset reused)'} [load average ${loadAtStart.toFixed(1)} on ${os.cpus().length} CPUs]`,
   )
-  if (seededNow) figure(`seed ${companies.toLocaleString('en')} companies, service ready (s)`, 's', database === 'pg' && companies >= 1_000_000 ? 90 : null).values.push(startSeconds)
+  if (seededNow)
+    figure(
+      `seed ${companies.toLocaleString('en')} companies, service ready (s)`,
+      's',
+      database === 'pg' && companies >= 1_000_000 ? 90 : null,
+    ).values.push(startSeconds)
   const loads: number[] = []
   const createdUsers: number[] = []
   try {
@@ -310,7 +325,12 @@ export async function benchScale(database: 'pglite' | 'pg'): Promise<{ ok: boole
         } while (status.status !== 'COMPLETED' && status.status !== 'FAILED')
         clearInterval(sampler)
         if (status.status === 'FAILED') throw new Error(`export failed: ${status.error}`)
-        return { startMs: started.ms, seconds: (performance.now() - t) / 1000, leads: answer.lead_count, rssMb: (peak - baseline) / 2 ** 20 }
+        return {
+          startMs: started.ms,
+          seconds: (performance.now() - t) / 1000,
+          leads: answer.lead_count,
+          rssMb: (peak - baseline) / 2 ** 20,
+        }
       }
       const copySql = `SELECT c.id, c.name, c.emails, c.phone, c.website, c.instagram, c.facebook, c.address, c.zipcode,
                               l3.name AS city, l2.name AS county, l1.name AS state, c.country_code, c.category_ids,
@@ -362,7 +382,10 @@ export async function benchScale(database: 'pglite' | 'pg'): Promise<{ ok: boole
       const { rows: cats } = await db.query<{ id: number }>('SELECT id FROM categories ORDER BY id')
       const { rows: countryRows } = await db.query<{ code: string }>('SELECT code FROM countries ORDER BY code')
       const fresh = countryRows.flatMap((c) =>
-        cats.map((cat, i) => `/api/companies/?countries=${c.code.trim()}&category=${cat.id}${['', '&email=true', '&phone_number=true', '&website=true'][(i + round) % 4]}`),
+        cats.map(
+          (cat, i) =>
+            `/api/companies/?countries=${c.code.trim()}&category=${cat.id}${['', '&email=true', '&phone_number=true', '&website=true'][(i + round) % 4]}`,
+        ),
       )
       await newVersion()
       const [newSets] = await loadWorker.run([job(fresh, 50, Math.min(fresh.length, 600))])
@@ -377,7 +400,16 @@ export async function benchScale(database: 'pglite' | 'pg'): Promise<{ ok: boole
       // 6. head of line: a profile probe every 50 ms while one client asks facets of new filter sets
       // (whole countries and states first, the largest ones, each with every combination of flags)
       await newVersion()
-      const flagSets = ['', 'email=true', 'phone_number=true', 'website=true', 'email=true&phone_number=true', 'email=true&website=true', 'phone_number=true&website=true', 'email=true&phone_number=true&website=true']
+      const flagSets = [
+        '',
+        'email=true',
+        'phone_number=true',
+        'website=true',
+        'email=true&phone_number=true',
+        'email=true&website=true',
+        'phone_number=true&website=true',
+        'email=true&phone_number=true&website=true',
+      ]
       const { rows: states } = await db.query<{ id: number }>('SELECT id FROM level1_locations ORDER BY id')
       const facetsPaths = [
         ...flagSets.map((f) => `/api/companies/facets/?${f}`),
@@ -386,7 +418,10 @@ export async function benchScale(database: 'pglite' | 'pg'): Promise<{ ok: boole
         ...fresh.map((p) => p.replace('/api/companies/?', '/api/companies/facets/?')),
       ]
       const [probe, asking] = await loadWorker.run(
-        [job(['/api/user/profile/'], 1, 200, { intervalMs: 50, maxSeconds: 10 }), job(facetsPaths, 1, facetsPaths.length, { maxSeconds: 10 })],
+        [
+          job(['/api/user/profile/'], 1, 200, { intervalMs: 50, maxSeconds: 10 }),
+          job(facetsPaths, 1, facetsPaths.length, { maxSeconds: 10 }),
+        ],
         true,
       )
       figure('probe every 50 ms beside new facets: max', 'ms', database === 'pglite' ? 50 : null).values.push(probe.max)
@@ -396,7 +431,9 @@ export async function benchScale(database: 'pglite' | 'pg'): Promise<{ ok: boole
     await loadWorker.close()
   } finally {
     for (const id of createdUsers) {
-      await db.query('DELETE FROM users WHERE id = $1', [id]).catch((err: unknown) => console.error(`could not delete bench user ${id}: ${String(err)}`))
+      await db
+        .query('DELETE FROM users WHERE id = $1', [id])
+        .catch((err: unknown) => console.error(`could not delete bench user ${id}: ${String(err)}`))
       await rm(path.join(config.dataDir, 'exports', String(id)), { recursive: true, force: true })
     }
     await service.close()

@@ -74,7 +74,8 @@ export function createApp(deps: Deps) {
     const length = c.req.header('content-length')
     if (length !== undefined) {
       const n = Number(length)
-      if (!Number.isFinite(n) || n < 0) return c.json({ detail: 'Invalid Content-Length.', code: 'bad_request' }, 400, { Connection: 'close' })
+      if (!Number.isFinite(n) || n < 0)
+        return c.json({ detail: 'Invalid Content-Length.', code: 'bad_request' }, 400, { Connection: 'close' })
       if (n > MAX_BODY_BYTES) return tooLarge(c)
       return next()
     }

@@ -21,7 +21,10 @@ export interface RunningService {
 }
 
 /** Opens (and on first start migrates and seeds) the database, starts the worker and the HTTP server. */
-export async function startService(given: Config, options: { resolveHost?: (host: string, signal?: AbortSignal) => Promise<string[]> } = {}): Promise<RunningService> {
+export async function startService(
+  given: Config,
+  options: { resolveHost?: (host: string, signal?: AbortSignal) => Promise<string[]> } = {},
+): Promise<RunningService> {
   const config = { ...given }
   const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize })
   const clock = new Clock()
@@ -32,7 +35,15 @@ export async function startService(given: Config, options: { resolveHost?: (host
   const cleanup = startCleanup({ db, clock, config })
   const webhooks = startWebhookWorker({ db, clock, config, resolveHost: options.resolveHost })
   const later = new AfterAnswer()
-  const deps: Deps = { db, clock, config, kickExports: worker.kick, kickWebhooks: webhooks.kick, resolveHost: options.resolveHost, afterAnswer: later.run }
+  const deps: Deps = {
+    db,
+    clock,
+    config,
+    kickExports: worker.kick,
+    kickWebhooks: webhooks.kick,
+    resolveHost: options.resolveHost,
+    afterAnswer: later.run,
+  }
   const app = createApp(deps)
   // Slow and numerous clients (issue 22): a request's head must arrive within headersTimeoutMs and
   // the whole request within requestTimeoutMs (Node's defaults: 60 s and 300 s), checked every second

@@ -207,7 +207,8 @@ function acceptedEncoding(header: string | undefined): 'br' | 'gzip' | null {
       const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)).find(Boolean)
       return { name: name!.trim(), q: q ? Number(q[1]) : 1 }
     })
-  const ok = (name: string) => accepts.some((a) => (a.name === name || a.name === '*') && a.q > 0) && !accepts.some((a) => a.name === name && a.q === 0)
+  const ok = (name: string) =>
+    accepts.some((a) => (a.name === name || a.name === '*') && a.q > 0) && !accepts.some((a) => a.name === name && a.q === 0)
   return ok('br') ? 'br' : ok('gzip') ? 'gzip' : null
 }
 

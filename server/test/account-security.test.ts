@@ -47,7 +47,9 @@ function requestFrom(
         let text = ''
         res.setEncoding('utf8')
         res.on('data', (d: string) => (text += d))
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text ? (JSON.parse(text) as Record<string, unknown>) : {}, headers: res.headers }))
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, body: text ? (JSON.parse(text) as Record<string, unknown>) : {}, headers: res.headers }),
+        )
       },
     )
     req.on('error', reject)
@@ -82,7 +84,9 @@ describe('credentials need the password (takeover with a stolen API key)', () =>
       expect(await body(res)).toMatchObject({ code: 'api_key_not_allowed' })
     }
     // nor the password, nor mint a key that would outlive the stolen one
-    expect((await post('/api/user/password/', { current_password: owner.password, new_password: 'attacker-owns-it' }, `Token ${key}`)).status).toBe(403)
+    expect(
+      (await post('/api/user/password/', { current_password: owner.password, new_password: 'attacker-owns-it' }, `Token ${key}`)).status,
+    ).toBe(403)
     expect((await post('/api/user/api-keys/', {}, `Token ${key}`)).status).toBe(403)
     // the key still reads, and the owner's address is untouched
     expect((await profile(svc, `Token ${key}`)).email).toBe(owner.email)
@@ -134,7 +138,11 @@ describe('credentials need the password (takeover with a stolen API key)', () =>
     expect(mail).toContain('1 API key still works:')
     expect(mail).toContain(answer.api_keys[0]!.prefix)
     await login(svc, u.email, 'a brand new passphrase')
-    const wrong = await post('/api/user/password/', { current_password: 'not the password', new_password: 'another new one' }, answer.access)
+    const wrong = await post(
+      '/api/user/password/',
+      { current_password: 'not the password', new_password: 'another new one' },
+      answer.access,
+    )
     expect(await body(wrong)).toMatchObject({ error_codes: { current_password: [{ code: 'wrong_password' }] } })
   })
 })
@@ -188,7 +196,10 @@ describe('API keys', () => {
 describe('sessions', () => {
   it('two refreshes at once both succeed with the same new refresh token; a reuse after the grace window ends the session', async () => {
     const u = await signUp(svc)
-    const [a, b] = await Promise.all([post('/api/token/refresh/', { refresh: u.refresh }), post('/api/token/refresh/', { refresh: u.refresh })])
+    const [a, b] = await Promise.all([
+      post('/api/token/refresh/', { refresh: u.refresh }),
+      post('/api/token/refresh/', { refresh: u.refresh }),
+    ])
     expect([a.status, b.status]).toEqual([200, 200])
     const pa = await body<{ access: string; refresh: string }>(a)
     const pb = await body<{ access: string; refresh: string }>(b)
@@ -263,36 +274,56 @@ describe('throttling', () => {
     const statuses: number[] = []
     for (let i = 0; i < 20; i++) {
       const from = i % 2 ? '127.0.0.2' : '127.0.0.3'
-      statuses.push((await requestFrom(small, from, '/api/auth/login/', { method: 'POST', json: { username: victim.email, password: `guess ${i}` } })).status)
+      statuses.push(
+        (await requestFrom(small, from, '/api/auth/login/', { method: 'POST', json: { username: victim.email, password: `guess ${i}` } }))
+          .status,
+      )
     }
     expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401])
     expect(statuses.slice(5).every((s) => s === 429)).toBe(true)
     // the right password is refused too while the account waits, and says how long
-    const blocked = await requestFrom(small, '127.0.0.4', '/api/auth/login/', { method: 'POST', json: { username: victim.email, password: victim.password } })
+    const blocked = await requestFrom(small, '127.0.0.4', '/api/auth/login/', {
+      method: 'POST',
+      json: { username: victim.email, password: victim.password },
+    })
     expect(blocked.status).toBe(429)
     expect(blocked.body).toMatchObject({ code: 'throttled', retry_after: expect.any(Number) })
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0)
     // the same addresses sign another account in
-    const ok = await requestFrom(small, '127.0.0.2', '/api/auth/login/', { method: 'POST', json: { username: bystander.email, password: bystander.password } })
+    const ok = await requestFrom(small, '127.0.0.2', '/api/auth/login/', {
+      method: 'POST',
+      json: { username: bystander.email, password: bystander.password },
+    })
     expect(ok.status).toBe(200)
     // unknown accounts get the same treatment (the answer does not tell whether one exists)
     const ghost = uniqueEmail('ghost')
     const ghostStatuses: number[] = []
-    for (let i = 0; i < 6; i++) ghostStatuses.push((await small.request('/api/auth/login/', { method: 'POST', json: { username: ghost, password: 'x' } })).status)
+    for (let i = 0; i < 6; i++)
+      ghostStatuses.push((await small.request('/api/auth/login/', { method: 'POST', json: { username: ghost, password: 'x' } })).status)
     expect(ghostStatuses).toEqual([401, 401, 401, 401, 401, 429])
     // the wait ends: after it, the right password works and clears the count
     await advanceClock(small, 16 * 60)
-    expect((await small.request('/api/auth/login/', { method: 'POST', json: { username: victim.email, password: victim.password } })).status).toBe(200)
+    expect(
+      (await small.request('/api/auth/login/', { method: 'POST', json: { username: victim.email, password: victim.password } })).status,
+    ).toBe(200)
   })
 
   it('a reset flood from one address: 429 for it after 5, sign-in from it and from others still works, and at most 3 mails an hour', async () => {
     await advanceClock(small, 61)
     const u = await signUp(small)
     const statuses: number[] = []
-    for (let i = 0; i < 8; i++) statuses.push((await requestFrom(small, '127.0.0.5', '/api/auth/password-reset/', { method: 'POST', json: { email: u.email } })).status)
+    for (let i = 0; i < 8; i++)
+      statuses.push(
+        (await requestFrom(small, '127.0.0.5', '/api/auth/password-reset/', { method: 'POST', json: { email: u.email } })).status,
+      )
     expect(statuses).toEqual([202, 202, 202, 202, 202, 429, 429, 429])
-    expect((await requestFrom(small, '127.0.0.5', '/api/auth/login/', { method: 'POST', json: { username: u.email, password: u.password } })).status).toBe(200)
-    expect((await requestFrom(small, '127.0.0.6', '/api/auth/password-reset/', { method: 'POST', json: { email: u.email } })).status).toBe(202)
+    expect(
+      (await requestFrom(small, '127.0.0.5', '/api/auth/login/', { method: 'POST', json: { username: u.email, password: u.password } }))
+        .status,
+    ).toBe(200)
+    expect((await requestFrom(small, '127.0.0.6', '/api/auth/password-reset/', { method: 'POST', json: { email: u.email } })).status).toBe(
+      202,
+    )
     await small.afterAnswerDone() // the mails are written after the answers
     const { readdir } = await import('node:fs/promises')
     const path = await import('node:path')
@@ -317,7 +348,8 @@ describe('throttling', () => {
     await advanceClock(small, 61)
     const u = await signUp(small)
     const statuses: number[] = []
-    for (let i = 0; i < 7; i++) statuses.push((await requestFrom(small, '127.0.0.7', '/api/user/profile/', { token: `lds_guess${i}` })).status)
+    for (let i = 0; i < 7; i++)
+      statuses.push((await requestFrom(small, '127.0.0.7', '/api/user/profile/', { token: `lds_guess${i}` })).status)
     expect(statuses).toEqual([401, 401, 401, 401, 401, 401, 429])
     expect((await requestFrom(small, '127.0.0.7', '/api/user/profile/', { token: u.access })).status).toBe(429)
     expect((await requestFrom(small, '127.0.0.8', '/api/user/profile/', { token: u.access })).status).toBe(200)

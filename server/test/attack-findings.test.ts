@@ -109,7 +109,12 @@ const until = async (what: string, done: () => boolean | Promise<boolean>, timeo
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 
-type ErrorBody = { detail: string; code: string; retry_after?: number; error_codes?: Record<string, Array<{ code: string } & Record<string, unknown>>> }
+type ErrorBody = {
+  detail: string
+  code: string
+  retry_after?: number
+  error_codes?: Record<string, Array<{ code: string } & Record<string, unknown>>>
+}
 
 // ---- finding 1 (and 5, 6, 7, 8): webhooks ----
 
@@ -141,10 +146,14 @@ describe('finding 1: one account stalls every account’s webhooks', () => {
     const attackerSearch = await preview(svc, attacker.access, 'countries=DE')
     for (let i = 0; i < 3; i++) {
       const p = attackerSearch
-      const started = await body<{ search_id: number }>(await startExport(svc, attacker.access, { search_id: p.search_id, export_format: 'csv', max_leads: 1 }))
+      const started = await body<{ search_id: number }>(
+        await startExport(svc, attacker.access, { search_id: p.search_id, export_format: 'csv', max_leads: 1 }),
+      )
       await waitForExport(svc, attacker.access, started.search_id)
     }
-    const tests = await Promise.all(hooks.slice(0, 6).map((id) => svc.request(`/api/user/webhooks/${id}/test/`, { method: 'POST', token: attacker.access })))
+    const tests = await Promise.all(
+      hooks.slice(0, 6).map((id) => svc.request(`/api/user/webhooks/${id}/test/`, { method: 'POST', token: attacker.access })),
+    )
     expect(tests.map((t) => t.status).sort()).toEqual([202, 202, 202, 202, 202, 429])
     const queued = await svc.deps.db.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id WHERE e.user_id = $1 AND d.status IN ('pending', 'delivering')`,
@@ -156,21 +165,29 @@ describe('finding 1: one account stalls every account’s webhooks', () => {
     // another account, while the tarpit is full
     const victim = await paidUser(svc)
     const r = await receiver()
-    const { webhook } = await body<{ webhook: { id: string } }>(await svc.request('/api/user/webhooks/', { method: 'POST', token: victim.access, json: { url: r.url } }))
+    const { webhook } = await body<{ webhook: { id: string } }>(
+      await svc.request('/api/user/webhooks/', { method: 'POST', token: victim.access, json: { url: r.url } }),
+    )
     const sent = performance.now()
     expect((await svc.request(`/api/user/webhooks/${webhook.id}/test/`, { method: 'POST', token: victim.access })).status).toBe(202)
     await until('the test event', () => r.got.some((g) => g.type === 'webhook.test'), 5_000)
     const testLatency = r.got.find((g) => g.type === 'webhook.test')!.at - sent
 
     const p = await preview(svc, victim.access, 'countries=FR')
-    const started = await body<{ search_id: number }>(await startExport(svc, victim.access, { search_id: p.search_id, export_format: 'csv', max_leads: 2 }))
+    const started = await body<{ search_id: number }>(
+      await startExport(svc, victim.access, { search_id: p.search_id, export_format: 'csv', max_leads: 2 }),
+    )
     await waitForExport(svc, victim.access, started.search_id)
     await until('the export event', () => r.got.some((g) => g.type === 'export.completed'), 5_000)
     // from the moment the export was written COMPLETED (and its event queued, in the same statement)
-    const completedAt = (await svc.deps.db.query<{ completed_at: Date }>('SELECT completed_at FROM searches WHERE id = $1', [started.search_id])).rows[0]!.completed_at
+    const completedAt = (
+      await svc.deps.db.query<{ completed_at: Date }>('SELECT completed_at FROM searches WHERE id = $1', [started.search_id])
+    ).rows[0]!.completed_at
     const exportLatency = r.got.find((g) => g.type === 'export.completed')!.wall - new Date(completedAt).getTime()
 
-    console.log(`[issue 22] other account's events with the tarpit full: test event ${Math.round(testLatency)} ms after it was sent, export event ${Math.round(exportLatency)} ms after the export completed; tarpit connections at once: max ${pit.stats().maxOpen}`)
+    console.log(
+      `[issue 22] other account's events with the tarpit full: test event ${Math.round(testLatency)} ms after it was sent, export event ${Math.round(exportLatency)} ms after the export completed; tarpit connections at once: max ${pit.stats().maxOpen}`,
+    )
     expect(testLatency).toBeLessThan(2000)
     expect(exportLatency).toBeLessThan(2000)
     // the tarpit is still full (most of its deliveries wait) and never held more than one worker
@@ -199,22 +216,44 @@ twoInstances('finding 1 on two instances of one PostgreSQL database', () => {
     const call = async <T = Record<string, unknown>>(base: string, p: string, init: { token?: string; json?: unknown } = {}) => {
       const res = await fetch(`${base}${p}`, {
         method: init.json === undefined ? 'GET' : 'POST',
-        headers: { ...(init.token ? { Authorization: `Bearer ${init.token}` } : {}), ...(init.json === undefined ? {} : { 'Content-Type': 'application/json' }) },
+        headers: {
+          ...(init.token ? { Authorization: `Bearer ${init.token}` } : {}),
+          ...(init.json === undefined ? {} : { 'Content-Type': 'application/json' }),
+        },
         body: init.json === undefined ? undefined : JSON.stringify(init.json),
       })
       return { status: res.status, body: (await res.json().catch(() => null)) as T }
     }
     const pit = await tarpit()
     // the attacker (the demo account, confirmed, with credits) through instance A
-    const { access } = (await call<{ access: string }>(A.url, '/api/auth/login/', { json: { username: 'demo@example.com', password: 'demo-password' } })).body
+    const { access } = (
+      await call<{ access: string }>(A.url, '/api/auth/login/', { json: { username: 'demo@example.com', password: 'demo-password' } })
+    ).body
     const ids: string[] = []
-    for (let i = 0; i < 10; i++) ids.push((await call<{ webhook: { id: string } }>(A.url, '/api/user/webhooks/', { token: access, json: { url: pit.url(`pit${i}`) } })).body.webhook.id)
+    for (let i = 0; i < 10; i++)
+      ids.push(
+        (await call<{ webhook: { id: string } }>(A.url, '/api/user/webhooks/', { token: access, json: { url: pit.url(`pit${i}`) } })).body
+          .webhook.id,
+      )
     const search = (await call<{ search_id: number }>(A.url, '/api/companies/?countries=DE', { token: access })).body.search_id
     for (let i = 0; i < 3; i++) {
-      const started = (await call<{ search_id: number }>(A.url, '/api/download-csv/', { token: access, json: { search_id: search, export_format: 'csv', max_leads: 1 } })).body
-      await until('the export', async () => ['COMPLETED', 'FAILED'].includes(String((await call(A.url, `/api/download-status/${started.search_id}/`, { token: access })).body.status)), 30_000)
+      const started = (
+        await call<{ search_id: number }>(A.url, '/api/download-csv/', {
+          token: access,
+          json: { search_id: search, export_format: 'csv', max_leads: 1 },
+        })
+      ).body
+      await until(
+        'the export',
+        async () =>
+          ['COMPLETED', 'FAILED'].includes(
+            String((await call(A.url, `/api/download-status/${started.search_id}/`, { token: access })).body.status),
+          ),
+        30_000,
+      )
     }
-    for (const id of ids.slice(0, 5)) expect((await call(A.url, `/api/user/webhooks/${id}/test/`, { token: access, json: {} })).status).toBe(202)
+    for (const id of ids.slice(0, 5))
+      expect((await call(A.url, `/api/user/webhooks/${id}/test/`, { token: access, json: {} })).status).toBe(202)
     await until('the tarpit to hold a delivery', () => pit.stats().open > 0)
     // another account through instance B (its address confirmed in the database)
     const email = uniqueEmail('victim')
@@ -224,14 +263,18 @@ twoInstances('finding 1 on two instances of one PostgreSQL database', () => {
     await db.connect()
     await db.query('UPDATE users SET email_confirmed_at = now() WHERE email = $1', [email])
     await db.end()
-    const victim = (await call<{ access: string }>(B.url, '/api/auth/login/', { json: { username: email, password: 'victim password' } })).body.access
+    const victim = (await call<{ access: string }>(B.url, '/api/auth/login/', { json: { username: email, password: 'victim password' } }))
+      .body.access
     const r = await receiver()
-    const hook = (await call<{ webhook: { id: string } }>(B.url, '/api/user/webhooks/', { token: victim, json: { url: r.url } })).body.webhook.id
+    const hook = (await call<{ webhook: { id: string } }>(B.url, '/api/user/webhooks/', { token: victim, json: { url: r.url } })).body
+      .webhook.id
     const sent = performance.now()
     expect((await call(B.url, `/api/user/webhooks/${hook}/test/`, { token: victim, json: {} })).status).toBe(202)
     await until('the test event', () => r.got.length > 0, 5_000)
     const latency = r.got[0]!.at - sent
-    console.log(`[issue 22] two instances: the other account's test event ${Math.round(latency)} ms after it was sent; tarpit connections at once: max ${pit.stats().maxOpen} (of 2 instances × 4 workers)`)
+    console.log(
+      `[issue 22] two instances: the other account's test event ${Math.round(latency)} ms after it was sent; tarpit connections at once: max ${pit.stats().maxOpen} (of 2 instances × 4 workers)`,
+    )
     expect(latency).toBeLessThan(2000)
     await new Promise((r) => setTimeout(r, 1500)) // more claims, on both instances
     expect(pit.stats().maxOpen).toBe(1)
@@ -281,16 +324,22 @@ describe('findings 1, 5–8: health, lanes, limits, management, addresses, deadl
   const add = (u: TestUser, url: string, token = u.access) => svc.request('/api/user/webhooks/', { method: 'POST', token, json: { url } })
   const list = async (u: TestUser) => body<Hook[]>(await svc.request('/api/user/webhooks/', { token: u.access }))
   const deliveries = async (u: TestUser, id: string) =>
-    body<Array<{ status: string; attempts: number; last_error_code: string | null; attempt_log: Array<{ error_code: string | null; error: string | null; duration_ms: number }> }>>(
-      await svc.request(`/api/user/webhooks/${id}/deliveries/`, { token: u.access }),
-    )
+    body<
+      Array<{
+        status: string
+        attempts: number
+        last_error_code: string | null
+        attempt_log: Array<{ error_code: string | null; error: string | null; duration_ms: number }>
+      }>
+    >(await svc.request(`/api/user/webhooks/${id}/deliveries/`, { token: u.access }))
 
   it('an endpoint that keeps timing out becomes unhealthy and waits; "resume" (a password session only) tries it again at once', async () => {
     const pit = await tarpit()
     const u = await paidUser(svc)
     const { webhook } = await body<{ webhook: Hook }>(await add(u, pit.url('slow')))
     expect(webhook).toMatchObject({ health: 'healthy', unhealthy_since: null, next_retry_at: null, consecutive_timeouts: 0 })
-    for (let i = 0; i < 3; i++) expect((await svc.request(`/api/user/webhooks/${webhook.id}/test/`, { method: 'POST', token: u.access })).status).toBe(202)
+    for (let i = 0; i < 3; i++)
+      expect((await svc.request(`/api/user/webhooks/${webhook.id}/test/`, { method: 'POST', token: u.access })).status).toBe(202)
     await until('the endpoint to be unhealthy', async () => (await list(u))[0]!.health === 'unhealthy')
     const [hook] = await list(u)
     expect(hook).toMatchObject({ health: 'unhealthy', consecutive_timeouts: 2 })
@@ -318,7 +367,11 @@ describe('findings 1, 5–8: health, lanes, limits, management, addresses, deadl
     const u = await paidUser(svc)
     const slow = await body<{ webhook: Hook }>(await add(u, 'https://slow.example.test/hooks'))
     expect((await svc.request(`/api/user/webhooks/${slow.webhook.id}/test/`, { method: 'POST', token: u.access })).status).toBe(202)
-    await until('an attempt', async () => (await deliveries(u, slow.webhook.id))[0]!.attempts > 0 && (await deliveries(u, slow.webhook.id))[0]!.status !== 'delivering')
+    await until(
+      'an attempt',
+      async () =>
+        (await deliveries(u, slow.webhook.id))[0]!.attempts > 0 && (await deliveries(u, slow.webhook.id))[0]!.status !== 'delivering',
+    )
     const [first] = (await deliveries(u, slow.webhook.id))[0]!.attempt_log
     expect(first).toMatchObject({ error_code: 'timeout' })
     expect(first!.duration_ms).toBeLessThan(1000) // a 3 s lookup, a 300 ms deadline (was 3,008 ms)
@@ -339,7 +392,9 @@ describe('findings 1, 5–8: health, lanes, limits, management, addresses, deadl
     const u = await signUp(svc)
     const r = await receiver()
     const first = await body<{ webhook: Hook }>(await add(u, r.url))
-    const sends = await Promise.all(Array.from({ length: 6 }, () => svc.request(`/api/user/webhooks/${first.webhook.id}/test/`, { method: 'POST', token: u.access })))
+    const sends = await Promise.all(
+      Array.from({ length: 6 }, () => svc.request(`/api/user/webhooks/${first.webhook.id}/test/`, { method: 'POST', token: u.access })),
+    )
     expect(sends.map((s) => s.status).sort()).toEqual([202, 202, 202, 202, 202, 429])
     expect((await svc.request(`/api/user/webhooks/${first.webhook.id}/`, { method: 'DELETE', token: u.access })).status).toBe(204)
     const again = await body<{ webhook: Hook }>(await add(u, r.url))
@@ -369,7 +424,9 @@ describe('findings 1, 5–8: health, lanes, limits, management, addresses, deadl
     const u = await signUp(svc)
     const r = await receiver()
     const { webhook } = await body<{ webhook: Hook & { url: string } }>(await add(u, r.url))
-    const key = await body<{ token: string }>(await svc.request('/api/user/api-keys/', { method: 'POST', token: u.access, json: { scope: 'export' } }))
+    const key = await body<{ token: string }>(
+      await svc.request('/api/user/api-keys/', { method: 'POST', token: u.access, json: { scope: 'export' } }),
+    )
     const asKey = `Token ${key.token}`
     for (const [method, p] of [
       ['POST', '/api/user/webhooks/'],
@@ -377,14 +434,24 @@ describe('findings 1, 5–8: health, lanes, limits, management, addresses, deadl
       ['DELETE', `/api/user/webhooks/${webhook.id}/`],
       ['POST', `/api/user/webhooks/${webhook.id}/resume/`],
     ] as const) {
-      const res = await svc.request(p, { method, token: asKey, json: method === 'POST' && p.endsWith('webhooks/') ? { url: r.url } : undefined })
+      const res = await svc.request(p, {
+        method,
+        token: asKey,
+        json: method === 'POST' && p.endsWith('webhooks/') ? { url: r.url } : undefined,
+      })
       expect(res.status, `${method} ${p}`).toBe(403)
       expect(await body(res), `${method} ${p}`).toMatchObject({ code: 'api_key_not_allowed' })
     }
     expect((await svc.request('/api/user/webhooks/', { token: asKey })).status).toBe(200) // reading is fine
-    const changed = await svc.request('/api/user/password/', { method: 'POST', token: u.access, json: { current_password: u.password, new_password: 'another long passphrase' } })
+    const changed = await svc.request('/api/user/password/', {
+      method: 'POST',
+      token: u.access,
+      json: { current_password: u.password, new_password: 'another long passphrase' },
+    })
     expect(changed.status).toBe(200)
-    expect((await body<{ webhooks: unknown[] }>(changed)).webhooks).toEqual([{ id: webhook.id, url: r.url, created_at: expect.any(String) }])
+    expect((await body<{ webhooks: unknown[] }>(changed)).webhooks).toEqual([
+      { id: webhook.id, url: r.url, created_at: expect.any(String) },
+    ])
     const mail = await newestMail(svc, u.email)
     expect(mail).toContain('These webhook endpoints still receive events from your account:')
     expect(mail).toContain(r.url)
@@ -431,7 +498,8 @@ describe('accounts', () => {
   afterAll(async () => {
     await svc?.close()
   })
-  const post = (p: string, json: unknown, token?: string, headers: Record<string, string> = {}) => svc.request(p, { method: 'POST', json, token, headers })
+  const post = (p: string, json: unknown, token?: string, headers: Record<string, string> = {}) =>
+    svc.request(p, { method: 'POST', json, token, headers })
   const patchProfile = (json: unknown, token: string) => svc.request('/api/user/profile/', { method: 'PATCH', json, token })
 
   it('finding 2: the current password cannot be guessed with a stolen session: the 5th wrong one ends it, and the account backs off like sign-in', async () => {
@@ -450,11 +518,17 @@ describe('accounts', () => {
     expect(statuses.slice(4).every((s) => s === 401)).toBe(true) // the session ended at the 5th
     expect((await post('/api/token/refresh/', { refresh: stolen.refresh })).status).toBe(401)
     // the account backs off: even the owner's right password waits, and is told how long
-    const waiting = await post('/api/user/password/', { current_password: owner.password, new_password: 'owner new passphrase' }, owner.access)
+    const waiting = await post(
+      '/api/user/password/',
+      { current_password: owner.password, new_password: 'owner new passphrase' },
+      owner.access,
+    )
     expect(waiting.status).toBe(429)
     expect(await body<ErrorBody>(waiting)).toMatchObject({ code: 'throttled', retry_after: expect.any(Number) })
     await advanceClock(svc, 31)
-    expect((await post('/api/user/password/', { current_password: owner.password, new_password: 'owner new passphrase' }, owner.access)).status).toBe(200)
+    expect(
+      (await post('/api/user/password/', { current_password: owner.password, new_password: 'owner new passphrase' }, owner.access)).status,
+    ).toBe(200)
   })
 
   it('finding 3: a password change or reset cancels a pending email change; the notice’s "this wasn’t me" link cancels it, or undoes it, and ends every session', async () => {
@@ -543,18 +617,31 @@ describe('accounts', () => {
     expect(stranger.slice(5).every((s) => s === 429)).toBe(true)
     // a new device waits, even with the right password; the owner's device gets in
     expect((await post('/api/auth/login/', { username: owner.email, password: owner.password })).status).toBe(429)
-    expect((await post('/api/auth/login/', { username: owner.email, password: owner.password }, undefined, { Cookie: device })).status).toBe(200)
+    expect(
+      (await post('/api/auth/login/', { username: owner.email, password: owner.password }, undefined, { Cookie: device })).status,
+    ).toBe(200)
     // the cookie is no credential: without the password it opens nothing
     expect((await svc.request('/api/user/profile/', { headers: { Cookie: device } })).status).toBe(401)
     expect((await post('/api/auth/login/', { username: owner.email, password: 'wrong' }, undefined, { Cookie: device })).status).toBe(401)
     // a forged or altered cookie, or one of another account, is a new device
     const [uid, id, sig] = device.split('=')[1]!.split('.')
-    for (const forged of [`${uid}.${id}.${sig!.slice(0, -1)}${sig!.endsWith('A') ? 'B' : 'A'}`, `${uid}.${id}x.${sig}`, `${Number(uid) + 1}.${id}.${sig}`]) {
-      expect((await post('/api/auth/login/', { username: owner.email, password: owner.password }, undefined, { Cookie: `${DEVICE_COOKIE}=${forged}` })).status).toBe(429)
+    for (const forged of [
+      `${uid}.${id}.${sig!.slice(0, -1)}${sig!.endsWith('A') ? 'B' : 'A'}`,
+      `${uid}.${id}x.${sig}`,
+      `${Number(uid) + 1}.${id}.${sig}`,
+    ]) {
+      expect(
+        (
+          await post('/api/auth/login/', { username: owner.email, password: owner.password }, undefined, {
+            Cookie: `${DEVICE_COOKIE}=${forged}`,
+          })
+        ).status,
+      ).toBe(429)
     }
     // the device has a back-off of its own: its own wrong passwords make it wait
     const own: number[] = []
-    for (let i = 0; i < 6; i++) own.push((await post('/api/auth/login/', { username: owner.email, password: `mine ${i}` }, undefined, { Cookie: device })).status)
+    for (let i = 0; i < 6; i++)
+      own.push((await post('/api/auth/login/', { username: owner.email, password: `mine ${i}` }, undefined, { Cookie: device })).status)
     expect(own).toEqual([401, 401, 401, 401, 429, 429]) // one wrong password was counted above
   })
 
@@ -586,7 +673,8 @@ describe('accounts', () => {
     let calls = 0
     deps.afterAnswer = (task) => held.push(task)
     // (the service's workers poll the same database meanwhile: only statements about accounts count)
-    const aboutAccounts = (sql: unknown) => /\busers\b|password_resets/i.test(typeof sql === 'string' ? sql : String((sql as { text?: string }).text))
+    const aboutAccounts = (sql: unknown) =>
+      /\busers\b|password_resets/i.test(typeof sql === 'string' ? sql : String((sql as { text?: string }).text))
     deps.db.query = ((...args: Parameters<typeof query>) => {
       if (aboutAccounts(args[0])) calls += 1
       return query.apply(deps.db, args)
@@ -606,7 +694,10 @@ describe('accounts', () => {
     const times: Record<'known' | 'unknown', number[]> = { known: [], unknown: [] }
     try {
       for (let i = 0; i < 15; i++) {
-        for (const [kind, email] of [['known', u.email], ['unknown', ghost]] as const) {
+        for (const [kind, email] of [
+          ['known', u.email],
+          ['unknown', ghost],
+        ] as const) {
           const started = performance.now()
           const res = await post('/api/auth/password-reset/', { email })
           expect(res.status).toBe(202)
@@ -625,7 +716,9 @@ describe('accounts', () => {
     expect(await newestMail(svc, u.email)).toMatch(/reset-password\?token=/) // the work was done after the answer
     const known = median(times.known)
     const unknown = median(times.unknown)
-    console.log(`[issue 22] password-reset answer, median of 15: existing account ${known.toFixed(2)} ms, no account ${unknown.toFixed(2)} ms`)
+    console.log(
+      `[issue 22] password-reset answer, median of 15: existing account ${known.toFixed(2)} ms, no account ${unknown.toFixed(2)} ms`,
+    )
     expect(Math.abs(known - unknown)).toBeLessThan(20) // loosely: the structural check above is the real one
   })
 })
@@ -648,7 +741,13 @@ describe('finding 9: static files are judged once resolved', () => {
   })
 
   it('GET /x/..%2f.vite/manifest.json is 404, like /.vite/manifest.json; other paths still get the dashboard', async () => {
-    for (const p of ['/x/..%2f.vite/manifest.json', '/x/..%2F.vite%2Fmanifest.json', '/.vite/manifest.json', '/a/b/..%2f..%2f.vite/manifest.json', '/a/b/%2e%2e/%2e%2e/.vite/manifest.json']) {
+    for (const p of [
+      '/x/..%2f.vite/manifest.json',
+      '/x/..%2F.vite%2Fmanifest.json',
+      '/.vite/manifest.json',
+      '/a/b/..%2f..%2f.vite/manifest.json',
+      '/a/b/%2e%2e/%2e%2e/.vite/manifest.json',
+    ]) {
       const res = await fetch(svc.url + p)
       expect(res.status, p).toBe(404)
       expect(await res.text(), p).not.toContain('isEntry')
@@ -664,7 +763,10 @@ describe('finding 9: static files are judged once resolved', () => {
 describe('findings 10 and 13: names, query parameters, timeouts, connections, 415, the page-snapshot token', () => {
   let svc: TestService
   beforeAll(async () => {
-    svc = await startTestService({ pageSnapshotToken: 'snapshot-token-of-the-findings-test', limits: { ...loadConfig({}).limits, failedAuth: 3 } })
+    svc = await startTestService({
+      pageSnapshotToken: 'snapshot-token-of-the-findings-test',
+      limits: { ...loadConfig({}).limits, failedAuth: 3 },
+    })
   })
   afterAll(async () => {
     await svc?.close()
@@ -673,17 +775,30 @@ describe('findings 10 and 13: names, query parameters, timeouts, connections, 41
   it('finding 10: names refuse control and bidi-override characters, per field', async () => {
     const u = await paidUser(svc)
     const p = await preview(svc, u.access, 'countries=DE')
-    const started = await body<{ search_id: number }>(await startExport(svc, u.access, { search_id: p.search_id, export_format: 'csv', max_leads: 1 }))
+    const started = await body<{ search_id: number }>(
+      await startExport(svc, u.access, { search_id: p.search_id, export_format: 'csv', max_leads: 1 }),
+    )
     await waitForExport(svc, u.access, started.search_id)
     for (const bad of ['Shop \u202Eevil', 'a\u2066b', 'bell\u0007', 'c1\u0085', 'tab\there', 'line\nbreak']) {
-      const res = await svc.request(`/api/user/search-history/${started.search_id}/`, { method: 'PATCH', token: u.access, json: { name: bad } })
+      const res = await svc.request(`/api/user/search-history/${started.search_id}/`, {
+        method: 'PATCH',
+        token: u.access,
+        json: { name: bad },
+      })
       expect(res.status, JSON.stringify(bad)).toBe(400)
       expect((await body<ErrorBody>(res)).error_codes, JSON.stringify(bad)).toEqual({ name: [{ code: 'control_characters' }] })
     }
-    const both = await svc.request('/api/user/profile/', { method: 'PATCH', token: u.access, json: { first_name: 'A\u202Db', last_name: 'ok' } })
+    const both = await svc.request('/api/user/profile/', {
+      method: 'PATCH',
+      token: u.access,
+      json: { first_name: 'A\u202Db', last_name: 'ok' },
+    })
     expect(both.status).toBe(400)
     expect((await body<ErrorBody>(both)).error_codes).toEqual({ first_name: [{ code: 'control_characters' }] })
-    const signup = await svc.request('/api/auth/sign-up/', { method: 'POST', json: { email: uniqueEmail(), password: 'long enough', last_name: 'x\u2069' } })
+    const signup = await svc.request('/api/auth/sign-up/', {
+      method: 'POST',
+      json: { email: uniqueEmail(), password: 'long enough', last_name: 'x\u2069' },
+    })
     expect((await body<ErrorBody>(signup)).error_codes).toEqual({ last_name: [{ code: 'control_characters' }] })
     // letters of every script, marks and emoji stay welcome
     for (const name of ['Café Zürich', 'מאפייה', 'ร้านกาแฟ', 'Ελληνικά 🍞']) {
@@ -718,24 +833,36 @@ describe('findings 10 and 13: names, query parameters, timeouts, connections, 41
       expect(res.status, q).toBe(400)
       expect((await body<ErrorBody>(res)).error_codes, q).toEqual({ watched: [{ code: 'invalid_boolean' }] })
     }
-    for (const q of ['watched=true', 'watched=1', 'watched=false', 'watched=0']) expect((await svc.request(`/api/user/search-history/?${q}`, { token: u.access })).status, q).toBe(200)
+    for (const q of ['watched=true', 'watched=1', 'watched=false', 'watched=0'])
+      expect((await svc.request(`/api/user/search-history/?${q}`, { token: u.access })).status, q).toBe(200)
     expect((await svc.request('/api/companies/?countries=DE&email=yes', { token: u.access })).status).toBe(400)
     // what the dashboard sends stays accepted
-    for (const q of ['/api/companies/?countries=DE&email=true&lang=de', '/api/companies/facets/?countries=DE&lang=de', '/api/categories/?ids=1&ids=2&lang=fr', '/api/categories/?q=ba&limit=20&lang=de']) {
+    for (const q of [
+      '/api/companies/?countries=DE&email=true&lang=de',
+      '/api/companies/facets/?countries=DE&lang=de',
+      '/api/categories/?ids=1&ids=2&lang=fr',
+      '/api/categories/?q=ba&limit=20&lang=de',
+    ]) {
       expect((await svc.request(q, { token: u.access })).status, q).toBe(200)
     }
   })
 
   it('finding 13: a 415 answer has its own code', async () => {
     const u = await signUp(svc)
-    const res = await svc.request('/api/download-csv/', { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: 'search_id=1', token: u.access })
+    const res = await svc.request('/api/download-csv/', {
+      method: 'POST',
+      headers: { 'Content-Type': 'text/plain' },
+      body: 'search_id=1',
+      token: u.access,
+    })
     expect(res.status).toBe(415)
     expect(await body(res)).toMatchObject({ code: 'unsupported_media_type' })
   })
 
   it('finding 13: the page-snapshot token is throttled per address and needs 16 characters at least', async () => {
     const statuses: number[] = []
-    for (let i = 0; i < 3; i++) statuses.push((await svc.request('/api/page-snapshots/DE/', { headers: { 'X-Service-Token': `guess-${i}` } })).status)
+    for (let i = 0; i < 3; i++)
+      statuses.push((await svc.request('/api/page-snapshots/DE/', { headers: { 'X-Service-Token': `guess-${i}` } })).status)
     expect(statuses).toEqual([403, 403, 403])
     const right = await svc.request('/api/page-snapshots/DE/', { headers: { 'X-Service-Token': 'snapshot-token-of-the-findings-test' } })
     expect(right.status).toBe(429) // past the budget, not even the right token is looked at

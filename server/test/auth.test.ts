@@ -23,7 +23,14 @@ describe('sign-up', () => {
     expect(created).toEqual({ id: expect.any(Number), email })
     const { access } = await login(svc, email, 'long enough')
     const before = await profile(svc, access)
-    expect(before).toMatchObject({ id: created.id, email, first_name: 'Ada', last_name: '', preferred_language: 'he', email_confirmed: false })
+    expect(before).toMatchObject({
+      id: created.id,
+      email,
+      first_name: 'Ada',
+      last_name: '',
+      preferred_language: 'he',
+      email_confirmed: false,
+    })
     expect(before.remaining_credits).toBe(0)
     await confirmFromOutbox(svc, email)
     const me = await profile(svc, access)
@@ -178,7 +185,11 @@ describe('protected routes', () => {
       expect(await body(res)).toMatchObject({ code: 'token_not_valid' })
     }
     // parsed exactly: another scheme, two spaces, or anything after the credential is refused as malformed
-    const key = await svc.request('/api/user/api-keys/', { method: 'POST', token: (await login(svc, 'demo@example.com', 'demo-password')).access, json: {} })
+    const key = await svc.request('/api/user/api-keys/', {
+      method: 'POST',
+      token: (await login(svc, 'demo@example.com', 'demo-password')).access,
+      json: {},
+    })
     const token = (await body<{ token: string }>(key)).token
     expect((await svc.request('/api/user/profile/', { headers: { Authorization: `Token ${token}` } })).status).toBe(200)
     for (const header of ['Basic abc', `Token ${token} trailing-garbage`, `Token  ${token}`, `Token\t${token}`, `${token}`]) {

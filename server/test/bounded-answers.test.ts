@@ -25,7 +25,8 @@ afterAll(() => svc?.close())
 
 const COUNTRIES = ['US', 'GB', 'DE', 'FR', 'ES', 'IL', 'TH', 'IT', 'NL', 'PL']
 
-const serviceNow = async () => new Date((await body<{ now: string }>(await svc.request('/api/_test/clock/', { method: 'POST', json: { advance_seconds: 0 } }))).now)
+const serviceNow = async () =>
+  new Date((await body<{ now: string }>(await svc.request('/api/_test/clock/', { method: 'POST', json: { advance_seconds: 0 } }))).now)
 
 const query = (f: Filters) => {
   const q = new URLSearchParams()
@@ -88,7 +89,8 @@ async function plain(f: Filters, now: Date, ownedBy?: number) {
       .sort((a, b) => b.n - a.n || a.id - b.id)
       .slice(0, 8)
       .map((r) => ({ id: r.id, count: r.n }))
-  const regions = (await db.query<{ id: number; n: number }>(`SELECT c.level1_id AS id, count(*)::int AS n ${from} GROUP BY 1`, params)).rows
+  const regions = (await db.query<{ id: number; n: number }>(`SELECT c.level1_id AS id, count(*)::int AS n ${from} GROUP BY 1`, params))
+    .rows
   const categories = (
     await db.query<{ id: number; n: number }>(
       f.main_activity_only
@@ -129,7 +131,9 @@ async function expectAnswersEqualPlainCounts(filterSets: Filters[]) {
     ).toEqual({ n: expected.n, e: expected.e, p: expected.p, w: expected.w, categories: expected.categories })
     const narrowable = !f.level2_location.length && !f.level3_location.length
     expect(facets.level1?.map(({ id, count }) => ({ id, count })) ?? null, label).toEqual(narrowable ? expected.level1 : null)
-    const owned = await body<{ totalCount: number; owned_count: number }>(await svc.request(`/api/companies/owned/?${query(f)}`, { token: owner.access }))
+    const owned = await body<{ totalCount: number; owned_count: number }>(
+      await svc.request(`/api/companies/owned/?${query(f)}`, { token: owner.access }),
+    )
     expect(owned, label).toMatchObject({ totalCount: expected.n, owned_count: (await plain(f, now, owner.id)).n })
   }
 }
@@ -137,7 +141,12 @@ async function expectAnswersEqualPlainCounts(filterSets: Filters[]) {
 describe('answers from the kept counts (issue 24)', () => {
   it('previews, facets and owned counts equal a plain count of the companies on random filter sets', async () => {
     // the account owns what a few overlapping exports hold
-    for (const [q, cap] of [['countries=DE', 400], ['countries=DE&email=true', null], ['category=1', 300], ['countries=FR,NL&website=true', 200]] as const) {
+    for (const [q, cap] of [
+      ['countries=DE', 400],
+      ['countries=DE&email=true', null],
+      ['category=1', 300],
+      ['countries=FR,NL&website=true', 200],
+    ] as const) {
       const p = await preview(svc, owner.access, q)
       const res = await startExport(svc, owner.access, { search_id: p.search_id, export_format: 'csv', ...(cap ? { max_leads: cap } : {}) })
       expect(res.status, await res.clone().text()).toBe(202)
@@ -148,7 +157,11 @@ describe('answers from the kept counts (issue 24)', () => {
   it('stay equal after companies are added, changed and deleted, whoever writes them', async () => {
     await advanceClock(svc, 60)
     // the test hook (the service's own insert) and statements by hand: the counts follow by triggers
-    const res = await svc.request('/api/_test/new-companies/', { method: 'POST', token: owner.access, json: { count: 150, countries: ['DE', 'IL'] } })
+    const res = await svc.request('/api/_test/new-companies/', {
+      method: 'POST',
+      token: owner.access,
+      json: { count: 150, countries: ['DE', 'IL'] },
+    })
     expect(res.status).toBe(201)
     const { db } = svc.deps
     await db.query(
@@ -161,19 +174,20 @@ describe('answers from the kept counts (issue 24)', () => {
     await db.query('UPDATE companies SET main_category_id = 3 WHERE id % 41 = 0')
     await db.query('DELETE FROM companies WHERE id % 53 = 0')
     // an export of the account holding changed and deleted companies is forgotten by hand
-    await db.query(
-      `DELETE FROM export_leads WHERE export_id = (SELECT min(export_id) FROM export_leads WHERE user_id = $1)`,
-      [owner.id],
-    )
+    await db.query(`DELETE FROM export_leads WHERE export_id = (SELECT min(export_id) FROM export_leads WHERE user_id = $1)`, [owner.id])
     await expectAnswersEqualPlainCounts(await randomFilterSets(2024, 30))
   })
 
   it('a company whose categories repeat one (which the counts would count twice) is refused, by whoever writes it', async () => {
     const { db } = svc.deps
-    await expect(db.query('UPDATE companies SET category_ids = category_ids || category_ids[1] WHERE id = (SELECT min(id) FROM companies)')).rejects.toMatchObject({
+    await expect(
+      db.query('UPDATE companies SET category_ids = category_ids || category_ids[1] WHERE id = (SELECT min(id) FROM companies)'),
+    ).rejects.toMatchObject({
       code: '23514',
     })
-    await expect(db.query('UPDATE companies SET category_ids = category_ids || NULL::int WHERE id = (SELECT min(id) FROM companies)')).rejects.toMatchObject({
+    await expect(
+      db.query('UPDATE companies SET category_ids = category_ids || NULL::int WHERE id = (SELECT min(id) FROM companies)'),
+    ).rejects.toMatchObject({
       code: '23514',
     })
   })
@@ -194,9 +208,10 @@ describe('answers from the kept counts (issue 24)', () => {
       expect(started.lead_count, JSON.stringify(f)).toBe(expected - owned)
       if (skip) expect(started.skipped_owned).toBe(owned)
       const listed = (
-        await svc.deps.db.query<{ n: number }>('SELECT coalesce(sum(cardinality(company_ids)), 0)::int AS n FROM export_leads WHERE export_id = $1', [
-          started.search_id,
-        ])
+        await svc.deps.db.query<{ n: number }>(
+          'SELECT coalesce(sum(cardinality(company_ids)), 0)::int AS n FROM export_leads WHERE export_id = $1',
+          [started.search_id],
+        )
       ).rows[0]!.n
       expect(listed).toBe(started.lead_count)
       expect((await waitForExport(svc, u.access, started.search_id)).status).toBe('COMPLETED')
@@ -237,7 +252,10 @@ describe('the shape of the answers (issue 24)', () => {
       ] as const) {
         // a count plans the companies' own count too, for a clock behind the data, and never runs it here
         const scans = await companyScans(q.sql, q.params)
-        expect(scans.every((s) => s.loops === 0), `${what} of ${JSON.stringify(f)}: ${JSON.stringify(scans)}`).toBe(true)
+        expect(
+          scans.every((s) => s.loops === 0),
+          `${what} of ${JSON.stringify(f)}: ${JSON.stringify(scans)}`,
+        ).toBe(true)
         if (what === 'facets') expect(scans).toEqual([])
       }
     }

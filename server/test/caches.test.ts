@@ -26,9 +26,12 @@ const get = async <T>(token: string, p: string) => {
   expect(res.status, `${p}: ${await res.clone().text()}`).toBe(200)
   return body<T>(res)
 }
-const previewCount = async (u: TestUser, query: string) => (await get<{ totalCount: number }>(u.access, `/api/companies/?${query}`)).totalCount
-const facetsCount = async (u: TestUser, query: string) => (await get<{ totalCount: number }>(u.access, `/api/companies/facets/?${query}`)).totalCount
-const ownedTotal = async (u: TestUser, query: string) => (await get<{ totalCount: number }>(u.access, `/api/companies/owned/?${query}`)).totalCount
+const previewCount = async (u: TestUser, query: string) =>
+  (await get<{ totalCount: number }>(u.access, `/api/companies/?${query}`)).totalCount
+const facetsCount = async (u: TestUser, query: string) =>
+  (await get<{ totalCount: number }>(u.access, `/api/companies/facets/?${query}`)).totalCount
+const ownedTotal = async (u: TestUser, query: string) =>
+  (await get<{ totalCount: number }>(u.access, `/api/companies/owned/?${query}`)).totalCount
 const countryCount = async (u: TestUser, code: string) =>
   (await get<{ code: string; company_count: number }[]>(u.access, '/api/locations/countries/')).find((c) => c.code === code)!.company_count
 
@@ -75,11 +78,15 @@ describe('search results cached by data version', () => {
     const raw = (encoding: string) =>
       new Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
         http
-          .get(`${svc.url}/api/companies/?countries=DE&paginate=true&page=2&lang=de`, { headers: { Authorization: `Bearer ${u.access}`, 'Accept-Encoding': encoding } }, (res) => {
-            const chunks: Buffer[] = []
-            res.on('data', (d: Buffer) => chunks.push(d))
-            res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }))
-          })
+          .get(
+            `${svc.url}/api/companies/?countries=DE&paginate=true&page=2&lang=de`,
+            { headers: { Authorization: `Bearer ${u.access}`, 'Accept-Encoding': encoding } },
+            (res) => {
+              const chunks: Buffer[] = []
+              res.on('data', (d: Buffer) => chunks.push(d))
+              res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }))
+            },
+          )
           .on('error', reject)
       })
     const plain = await raw('identity')
@@ -109,7 +116,9 @@ describe('search results cached by data version', () => {
     const u = await signUp(svc)
     const q = 'countries=NL'
     const before = await previewCount(u, q)
-    const now = new Date((await (await svc.request('/api/_test/clock/', { method: 'POST', json: { advance_seconds: 0 } })).json() as { now: string }).now)
+    const now = new Date(
+      ((await (await svc.request('/api/_test/clock/', { method: 'POST', json: { advance_seconds: 0 } })).json()) as { now: string }).now,
+    )
     await insertByHand('NL', new Date(now.getTime() + 86_400_000))
     // not yet: it is created tomorrow (asked twice, the second time from whatever was kept)
     expect(await previewCount(u, q)).toBe(before)
@@ -172,7 +181,10 @@ twoInstances('two instances on one PostgreSQL, caches warm on both', () => {
     const call = (base: string, p: string, init: { auth?: string; json?: unknown; method?: string } = {}) =>
       fetch(`${base}${p}`, {
         method: init.method ?? (init.json === undefined ? 'GET' : 'POST'),
-        headers: { ...(init.auth ? { Authorization: init.auth } : {}), ...(init.json === undefined ? {} : { 'Content-Type': 'application/json' }) },
+        headers: {
+          ...(init.auth ? { Authorization: init.auth } : {}),
+          ...(init.json === undefined ? {} : { 'Content-Type': 'application/json' }),
+        },
         body: init.json === undefined ? undefined : JSON.stringify(init.json),
       })
     const login = async (base: string) => {
@@ -191,7 +203,9 @@ twoInstances('two instances on one PostgreSQL, caches warm on both', () => {
     const owner = await login(A.url)
 
     // companies added through A: B's warm preview and countries list show them at once
-    const frCount = async () => ((await (await call(B.url, '/api/companies/?countries=FR', { auth: `Bearer ${owner.access}` })).json()) as { totalCount: number }).totalCount
+    const frCount = async () =>
+      ((await (await call(B.url, '/api/companies/?countries=FR', { auth: `Bearer ${owner.access}` })).json()) as { totalCount: number })
+        .totalCount
     const before = await frCount()
     expect(await frCount()).toBe(before)
     const added = await call(A.url, '/api/_test/new-companies/', { auth: `Bearer ${owner.access}`, json: { count: 9, countries: ['FR'] } })

@@ -13,7 +13,12 @@ afterAll(async () => {
   await svc?.close()
 })
 
-interface Category { id: number; slug: string; name: string; name_en: string }
+interface Category {
+  id: number
+  slug: string
+  name: string
+  name_en: string
+}
 const get = (p: string, auth = true) => svc.request(p, auth ? { token } : {})
 async function list(query: string): Promise<Category[]> {
   const res = await get(`/api/categories/?${query}`)
@@ -79,9 +84,7 @@ describe('categories', () => {
 
   it('ids= gives exactly those categories, named in lang, even past the first 100 alphabetically', async () => {
     const firstHundred = new Set((await list('limit=100')).map((c) => c.id))
-    const { rows } = await svc.deps.db.query<{ id: number; de: string }>(
-      "SELECT id, names->>'de' AS de FROM categories ORDER BY id",
-    )
+    const { rows } = await svc.deps.db.query<{ id: number; de: string }>("SELECT id, names->>'de' AS de FROM categories ORDER BY id")
     const outside = rows.find((r) => !firstHundred.has(r.id))
     expect(outside, 'more than 100 categories are seeded').toBeDefined()
     const wanted = [rows[0]!.id, outside!.id]
@@ -102,7 +105,11 @@ describe('categories', () => {
   })
 
   it('refuses a NUL byte in q or limit with 400 on the field', async () => {
-    for (const [query, field] of [['q=caf%00e', 'q'], ['q=%00', 'q'], ['limit=5%00', 'limit']] as const) {
+    for (const [query, field] of [
+      ['q=caf%00e', 'q'],
+      ['q=%00', 'q'],
+      ['limit=5%00', 'limit'],
+    ] as const) {
       const res = await get(`/api/categories/?${query}`)
       expect(res.status, query).toBe(400)
       const { errors } = await body<{ errors: Record<string, string[]> }>(res)

@@ -36,9 +36,12 @@ describe('clean-up', () => {
     const u = await signUp(svc) // free plan: links live 3 days
     await grant(svc, u.access, { subscription: 100 })
     const p = await preview(svc, u.access, 'countries=DE')
-    const started = await body<{ search_id: number }>(await startExport(svc, u.access, { search_id: p.search_id, export_format: 'csv', max_leads: 3 }))
+    const started = await body<{ search_id: number }>(
+      await startExport(svc, u.access, { search_id: p.search_id, export_format: 'csv', max_leads: 3 }),
+    )
     await waitForExport(svc, u.access, started.search_id)
-    const file = (await svc.deps.db.query<{ file_path: string }>('SELECT file_path FROM searches WHERE id = $1', [started.search_id])).rows[0]!.file_path
+    const file = (await svc.deps.db.query<{ file_path: string }>('SELECT file_path FROM searches WHERE id = $1', [started.search_id]))
+      .rows[0]!.file_path
     expect(existsSync(file)).toBe(true)
 
     expect((await runCleanup(svc.deps)).exportFiles).toBe(0) // still valid: kept

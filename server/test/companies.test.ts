@@ -34,7 +34,13 @@ interface Lead {
   place_id: string
   collected_at: string
 }
-interface Preview { totalCount: number; search_id: number; results: Lead[]; page: number; page_size: number }
+interface Preview {
+  totalCount: number
+  search_id: number
+  results: Lead[]
+  page: number
+  page_size: number
+}
 
 async function preview(query: string, token = user.access): Promise<Preview> {
   const res = await svc.request(`/api/companies/?${query}`, { token })
@@ -54,9 +60,25 @@ describe('GET /api/companies/ (free preview)', () => {
     const lead = p.results[0]!
     expect(Object.keys(lead).sort()).toEqual(
       [
-        'address', 'categories', 'city', 'collected_at', 'country', 'email', 'facebook', 'instagram', 'latitude',
-        'level1_location', 'level2_location', 'longitude', 'name', 'phone', 'place_id', 'rating', 'review_count',
-        'website', 'zipcode',
+        'address',
+        'categories',
+        'city',
+        'collected_at',
+        'country',
+        'email',
+        'facebook',
+        'instagram',
+        'latitude',
+        'level1_location',
+        'level2_location',
+        'longitude',
+        'name',
+        'phone',
+        'place_id',
+        'rating',
+        'review_count',
+        'website',
+        'zipcode',
       ].sort(),
     )
     expect(p.results.every((r) => r.country === 'DE')).toBe(true)
@@ -123,9 +145,7 @@ describe('GET /api/companies/ (free preview)', () => {
     const theirs = await preview('countries=IL', other.access)
     expect(theirs.search_id).not.toBe(mine.search_id)
     expect(theirs.totalCount).toBe(mine.totalCount)
-    const { rows } = await svc.deps.db.query<{ user_id: number }>('SELECT user_id FROM searches WHERE id = $1', [
-      theirs.search_id,
-    ])
+    const { rows } = await svc.deps.db.query<{ user_id: number }>('SELECT user_id FROM searches WHERE id = $1', [theirs.search_id])
     expect(rows[0]!.user_id).toBe(other.id)
   })
 
@@ -212,9 +232,7 @@ describe('GET /api/companies/ (free preview)', () => {
     expect(res.status).toBe(400)
     const { detail, errors } = await body<{ detail: string; errors: Record<string, string[]> }>(res)
     expect(detail).toEqual(expect.any(String))
-    expect(Object.keys(errors).sort()).toEqual(
-      ['category', 'countries', 'email', 'lang', 'level3_location', 'page', 'paginate'].sort(),
-    )
+    expect(Object.keys(errors).sort()).toEqual(['category', 'countries', 'email', 'lang', 'level3_location', 'page', 'paginate'].sort())
     const tooMany = Array.from({ length: 51 }, (_, i) => i + 1).join(',')
     expect((await svc.request(`/api/companies/?category=${tooMany}`, { token: user.access })).status).toBe(400)
     expect((await svc.request('/api/companies/?level1_location=99999999999', { token: user.access })).status).toBe(400)

@@ -39,7 +39,13 @@ type Errors = { detail: string; errors: Record<string, string[]> }
 /** The test hook, with the fields this extension added: a lot that never expires (null), the period's end. */
 async function grant(
   u: TestUser,
-  g: { subscription?: number; purchased?: number; purchased_expires_in_days?: number | null; period_ends_in_days?: number | null; plan_type?: string },
+  g: {
+    subscription?: number
+    purchased?: number
+    purchased_expires_in_days?: number | null
+    period_ends_in_days?: number | null
+    plan_type?: string
+  },
 ) {
   const res = await svc.request('/api/_test/grant-credits/', { method: 'POST', token: u.access, json: g })
   expect(res.status, await res.clone().text()).toBe(200)
@@ -68,7 +74,8 @@ async function historyChargedFrom(u: TestUser, id: number): Promise<ChargedFrom>
   return entry.charged_from
 }
 
-const inDays = (iso: string | null) => (iso === null ? null : Math.round((new Date(iso).getTime() - svc.deps.clock.now().getTime()) / DAY_MS))
+const inDays = (iso: string | null) =>
+  iso === null ? null : Math.round((new Date(iso).getTime() - svc.deps.clock.now().getTime()) / DAY_MS)
 
 describe('capabilities and schema', () => {
   it('lists credit_order and documents charged_from and credit_lots as extension fields', async () => {
@@ -248,11 +255,19 @@ describe('charging order: the credits that expire first', () => {
     expect(added.status).toBe(201)
 
     const dry = await body<Record<string, unknown>>(
-      await svc.request(`/api/user/search-history/${original.search_id}/download-delta/`, { method: 'POST', token: u.access, json: { dry_run: true } }),
+      await svc.request(`/api/user/search-history/${original.search_id}/download-delta/`, {
+        method: 'POST',
+        token: u.access,
+        json: { dry_run: true },
+      }),
     )
     expect(dry).toMatchObject({ status: 'validated', required_credits: 9 })
     expect(dry.charged_from).toBeUndefined() // nothing was charged
-    const go = await svc.request(`/api/user/search-history/${original.search_id}/download-delta/`, { method: 'POST', token: u.access, json: {} })
+    const go = await svc.request(`/api/user/search-history/${original.search_id}/download-delta/`, {
+      method: 'POST',
+      token: u.access,
+      json: {},
+    })
     expect(go.status).toBe(202)
     const started = await body<{ status: string; search_id: number; charged_from: ChargedFrom }>(go)
     expect(started).toMatchObject({ status: 'started', charged_from: { subscription: 5, purchased: 4 } })
@@ -278,7 +293,9 @@ describe('charging order under concurrency', () => {
       ['purchased', 50],
       ['purchased', 60],
     ])
-    const lotIds = (await svc.deps.db.query<{ id: number }>('SELECT id FROM credit_lots WHERE user_id = $1 ORDER BY id', [u.id])).rows.map((r) => r.id)
+    const lotIds = (await svc.deps.db.query<{ id: number }>('SELECT id FROM credit_lots WHERE user_id = $1 ORDER BY id', [u.id])).rows.map(
+      (r) => r.id,
+    )
     // lotIds in grant order: never, 30 days, 7 days, 2 days, expired; the same lots in spending order:
     const spendingOrderIds = [lotIds[3], null, lotIds[2], lotIds[1], lotIds[0]]
     const available = initial.reduce((n, l) => n + l.credits, 0) // 205
@@ -346,7 +363,10 @@ describe('charging order under concurrency', () => {
 
 describe('field limits (interface part 8)', () => {
   const signUpWith = (extra: Record<string, unknown>) =>
-    svc.request('/api/auth/sign-up/', { method: 'POST', json: { email: `limits-${Math.random().toString(36).slice(2)}@example.com`, password: 'long enough', ...extra } })
+    svc.request('/api/auth/sign-up/', {
+      method: 'POST',
+      json: { email: `limits-${Math.random().toString(36).slice(2)}@example.com`, password: 'long enough', ...extra },
+    })
 
   it.each([
     ['first_name', { first_name: 'n'.repeat(151) }],

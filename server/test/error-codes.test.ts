@@ -13,14 +13,19 @@ beforeAll(async () => {
 })
 afterAll(() => svc?.close())
 
-type ErrorBody = { detail: string; code: string; errors?: Record<string, string[]>; error_codes?: Record<string, Array<{ code: string } & Record<string, unknown>>> }
+type ErrorBody = {
+  detail: string
+  code: string
+  errors?: Record<string, string[]>
+  error_codes?: Record<string, Array<{ code: string } & Record<string, unknown>>>
+}
 const post = (path: string, json: unknown, token?: string) => svc.request(path, { method: 'POST', json, ...(token ? { token } : {}) })
 
 describe('error codes', () => {
   it('/api/schema/ documents the code of every answer and of every field error', async () => {
-    const doc = await body<{ components: { schemas: Record<string, { description?: string; properties: Record<string, { enum?: string[] }> }> } }>(
-      await svc.request('/api/schema/'),
-    )
+    const doc = await body<{
+      components: { schemas: Record<string, { description?: string; properties: Record<string, { enum?: string[] }> }> }
+    }>(await svc.request('/api/schema/'))
     const schema = doc.components.schemas.Error!
     expect(schema.properties.code!.enum).toEqual(ERROR_CODE_LIST)
     expect(schema.properties.error_codes).toBeDefined()
@@ -36,7 +41,9 @@ describe('error codes', () => {
       error_codes: { email: [{ code: 'email_taken' }] },
     })
 
-    const bad = await body<ErrorBody>(await post('/api/auth/sign-up/', { email: 'not an address', password: 'short', first_name: 'x'.repeat(151) }))
+    const bad = await body<ErrorBody>(
+      await post('/api/auth/sign-up/', { email: 'not an address', password: 'short', first_name: 'x'.repeat(151) }),
+    )
     expect(bad.error_codes).toEqual({
       email: [{ code: 'invalid_email' }],
       password: [{ code: 'password_too_short', limit: 8 }],
@@ -51,7 +58,9 @@ describe('error codes', () => {
   it('query parameters: unknown, too many values, bad country codes, bad booleans', async () => {
     const u = await signUp(svc)
     const q = async (query: string) => body<ErrorBody>(await svc.request(`/api/companies/?${query}`, { token: u.access }))
-    expect((await q('countries=DE&country_code=DE')).error_codes).toEqual({ country_code: [{ code: 'unknown_parameter', suggestion: 'countries' }] })
+    expect((await q('countries=DE&country_code=DE')).error_codes).toEqual({
+      country_code: [{ code: 'unknown_parameter', suggestion: 'countries' }],
+    })
     expect((await q('countries=D1')).error_codes).toEqual({ countries: [{ code: 'invalid_country_code' }] })
     expect((await q('countries=DE&email=maybe')).error_codes).toEqual({ email: [{ code: 'invalid_boolean' }] })
     expect((await q(`countries=DE&category=${Array.from({ length: 51 }, (_, i) => i + 1).join(',')}`)).error_codes).toEqual({
@@ -65,19 +74,31 @@ describe('error codes', () => {
     expect(await body<ErrorBody>(forged)).toMatchObject({ code: 'token_not_valid' })
 
     const wrong = await post('/api/auth/login/', { username: 'demo@example.com', password: 'not the password' })
-    expect(await body<ErrorBody>(wrong)).toMatchObject({ code: 'invalid_credentials', detail: 'No active account found with the given credentials' })
+    expect(await body<ErrorBody>(wrong)).toMatchObject({
+      code: 'invalid_credentials',
+      detail: 'No active account found with the given credentials',
+    })
 
     const u = await signUp(svc)
     await grant(svc, u.access, { subscription: 0 })
     const { search_id } = await preview(svc, u.access, 'countries=US')
     const poor = await post('/api/download-csv/', { search_id, export_format: 'csv' }, u.access)
     expect(poor.status).toBe(403)
-    expect(await body(poor)).toMatchObject({ code: 'insufficient_credits', validation_code: 'insufficient_credits', required_credits: expect.any(Number), available_credits: 0 })
+    expect(await body(poor)).toMatchObject({
+      code: 'insufficient_credits',
+      validation_code: 'insufficient_credits',
+      required_credits: expect.any(Number),
+      available_credits: 0,
+    })
 
-    const small = await startTestService({ seedCompanies: 0, limits: { login: 100, refresh: 100, signup: 100, reset: 2, confirm: 100, failedAuth: 100, public: 100 } })
+    const small = await startTestService({
+      seedCompanies: 0,
+      limits: { login: 100, refresh: 100, signup: 100, reset: 2, confirm: 100, failedAuth: 100, public: 100 },
+    })
     let last: Response | undefined
     try {
-      for (let i = 0; i < 3; i++) last = await small.request('/api/auth/password-reset/', { method: 'POST', json: { email: uniqueEmail('flood') } })
+      for (let i = 0; i < 3; i++)
+        last = await small.request('/api/auth/password-reset/', { method: 'POST', json: { email: uniqueEmail('flood') } })
     } finally {
       await small.close()
     }

@@ -29,7 +29,9 @@ describe('leases (one service)', () => {
       "UPDATE searches SET lease_owner = 'other-instance/1', lease_until = clock_timestamp() + interval '1 hour' WHERE user_id = $1",
       [u.id],
     )
-    const started = await body<{ search_id: number }>(await startExport(svc, u.access, { search_id: p.search_id, export_format: 'csv', max_leads: 3 }))
+    const started = await body<{ search_id: number }>(
+      await startExport(svc, u.access, { search_id: p.search_id, export_format: 'csv', max_leads: 3 }),
+    )
     await svc.deps.db.query(
       "UPDATE searches SET status = 'PROCESSING', lease_owner = 'other-instance/1', lease_until = clock_timestamp() + interval '1 hour' WHERE id = $1",
       [started.search_id],
@@ -41,13 +43,20 @@ describe('leases (one service)', () => {
     const job = await queued()
     svc.deps.kickExports()
     await new Promise((r) => setTimeout(r, 500))
-    const held = (await svc.deps.db.query<{ status: string; attempts: number }>('SELECT status, attempts FROM searches WHERE id = $1', [job.id])).rows[0]!
+    const held = (
+      await svc.deps.db.query<{ status: string; attempts: number }>('SELECT status, attempts FROM searches WHERE id = $1', [job.id])
+    ).rows[0]!
     expect(held.status).toBe('PROCESSING')
     const attemptsBefore = held.attempts
     await svc.deps.db.query("UPDATE searches SET lease_until = clock_timestamp() - interval '1 second' WHERE id = $1", [job.id])
     // no kick: the idle workers' poll finds the lapsed lease
     expect(await waitForExport(svc, job.token, job.id)).toMatchObject({ status: 'COMPLETED', processed_count: 3 })
-    const after = (await svc.deps.db.query<{ attempts: number; lease_owner: string | null }>('SELECT attempts, lease_owner FROM searches WHERE id = $1', [job.id])).rows[0]!
+    const after = (
+      await svc.deps.db.query<{ attempts: number; lease_owner: string | null }>(
+        'SELECT attempts, lease_owner FROM searches WHERE id = $1',
+        [job.id],
+      )
+    ).rows[0]!
     expect(after.attempts).toBe(attemptsBefore + 1)
     expect(after.lease_owner).toBeNull()
     const charges = await svc.deps.db.query('SELECT 1 FROM credit_charges WHERE search_id = $1', [job.id])
@@ -58,10 +67,12 @@ describe('leases (one service)', () => {
     const job = await queued()
     const row = (await svc.deps.db.query<ExportRow>('SELECT * FROM searches WHERE id = $1', [job.id])).rows[0]!
     await processExport(svc.deps, row, () => false, { owner: 'stale-worker/1', lost: false })
-    const after = (await svc.deps.db.query<{ status: string; progress: number; file_path: string | null }>(
-      'SELECT status, progress, file_path FROM searches WHERE id = $1',
-      [job.id],
-    )).rows[0]!
+    const after = (
+      await svc.deps.db.query<{ status: string; progress: number; file_path: string | null }>(
+        'SELECT status, progress, file_path FROM searches WHERE id = $1',
+        [job.id],
+      )
+    ).rows[0]!
     expect(after).toEqual({ status: 'PROCESSING', progress: 0, file_path: null })
   })
 })
@@ -99,16 +110,21 @@ twoInstances('two instances on one PostgreSQL', () => {
     const tokenB = await login(B.url)
     const call = async (base: string, token: string, p: string, init: RequestInit = {}) =>
       fetch(`${base}${p}`, { ...init, headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', ...init.headers } })
-    const searchId = ((await (await call(A.url, tokenA, '/api/companies/?countries=US&countries=DE&countries=FR&countries=GB')).json()) as {
-      search_id: number
-    }).search_id
+    const searchId = (
+      (await (await call(A.url, tokenA, '/api/companies/?countries=US&countries=DE&countries=FR&countries=GB')).json()) as {
+        search_id: number
+      }
+    ).search_id
     const before = ((await (await call(B.url, tokenB, '/api/user/profile/')).json()) as { remaining_credits: number }).remaining_credits
 
     const caps = [400, 450, 500, 550, 600, 650]
     const ids: number[] = []
     for (const [i, cap] of caps.entries()) {
       const [base, token] = i % 2 ? [B.url, tokenB] : [A.url, tokenA]
-      const res = await call(base, token, '/api/download-csv/', { method: 'POST', body: JSON.stringify({ search_id: searchId, export_format: 'csv', max_leads: cap }) })
+      const res = await call(base, token, '/api/download-csv/', {
+        method: 'POST',
+        body: JSON.stringify({ search_id: searchId, export_format: 'csv', max_leads: cap }),
+      })
       expect(res.status).toBe(202)
       ids.push(((await res.json()) as { search_id: number }).search_id)
     }
@@ -140,7 +156,8 @@ twoInstances('two instances on one PostgreSQL', () => {
           if (status !== 'COMPLETED') await new Promise((r) => setTimeout(r, 200))
         }
         expect(status).toBe('COMPLETED')
-        const link = ((await (await call(B.url, tokenB, `/api/download-completed-csv/${id}/`)).json()) as { download_url: string }).download_url
+        const link = ((await (await call(B.url, tokenB, `/api/download-completed-csv/${id}/`)).json()) as { download_url: string })
+          .download_url
         const text = await (await fetch(link)).text()
         expect(text.trimEnd().split(/\r\n/)).toHaveLength(1 + caps[i]!)
       }

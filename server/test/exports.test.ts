@@ -76,10 +76,14 @@ describe('CSV export, end to end', () => {
 
     const d = await descriptor(u, started.search_id)
     expect(d.filename).toMatch(new RegExp(`^leads-de-.*${started.search_id}\\.csv$`))
-    expect(d.download_url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:\\d+/api/files/${started.search_id}/\\?expires=\\d+&sig=[0-9a-f]{64}$`))
+    expect(d.download_url).toMatch(
+      new RegExp(`^http://127\\.0\\.0\\.1:\\d+/api/files/${started.search_id}/\\?expires=\\d+&sig=[0-9a-f]{64}$`),
+    )
     expect(d.download_url).not.toContain(u.access)
     expect(d.file_size_mb).toBeCloseTo(d.file_size_bytes / 1048576, 2)
-    const completedAt = (await svc.deps.db.query<{ completed_at: Date }>('SELECT completed_at FROM searches WHERE id = $1', [started.search_id])).rows[0]!.completed_at
+    const completedAt = (
+      await svc.deps.db.query<{ completed_at: Date }>('SELECT completed_at FROM searches WHERE id = $1', [started.search_id])
+    ).rows[0]!.completed_at
     // Pro links live 14 days
     expect(new Date(d.expires_at).getTime() - new Date(completedAt).getTime()).toBe(14 * 86_400_000)
 
@@ -185,9 +189,30 @@ describe('Excel export and caps', () => {
 describe('spreadsheet formula injection', () => {
   it("CSV: a text cell a spreadsheet would run as a formula gets a leading ', phone numbers stay; XLSX cells are text", async () => {
     const hostile = [
-      { name: '=HYPERLINK("http://evil.example","click")', phone: '+31 20 123-4567', website: '@SUM(1+1)', address: '-2+3+cmd|\' /C calc\'!A0', instagram: '\t=1+1', facebook: '\r=1+1' },
-      { name: '+cmd|\' /C calc\'!A0', phone: '+1+cmd|\' /C calc\'!A0', website: 'Shop\n=1+1', address: '-12 Main St', instagram: 'Main St 1, @SUM(1)', facebook: 'Shop; "=1+1' },
-      { name: 'Plain Bakery', phone: '-(555) 010.99/1', website: 'a;+cmd|x', address: 'Dam 1; Dam 2', instagram: 'https://instagram.com/x', facebook: 'Shop;=1+1' },
+      {
+        name: '=HYPERLINK("http://evil.example","click")',
+        phone: '+31 20 123-4567',
+        website: '@SUM(1+1)',
+        address: "-2+3+cmd|' /C calc'!A0",
+        instagram: '\t=1+1',
+        facebook: '\r=1+1',
+      },
+      {
+        name: "+cmd|' /C calc'!A0",
+        phone: "+1+cmd|' /C calc'!A0",
+        website: 'Shop\n=1+1',
+        address: '-12 Main St',
+        instagram: 'Main St 1, @SUM(1)',
+        facebook: 'Shop; "=1+1',
+      },
+      {
+        name: 'Plain Bakery',
+        phone: '-(555) 010.99/1',
+        website: 'a;+cmd|x',
+        address: 'Dam 1; Dam 2',
+        instagram: 'https://instagram.com/x',
+        facebook: 'Shop;=1+1',
+      },
     ]
     const { rows: ids } = await svc.deps.db.query<{ id: number }>("SELECT id FROM companies WHERE country_code = 'NL' ORDER BY id LIMIT 3")
     expect(ids).toHaveLength(3)
@@ -200,7 +225,9 @@ describe('spreadsheet formula injection', () => {
     const u = await paidUser()
     const p = await preview(svc, u.access, 'countries=NL')
     const run = async (export_format: 'csv' | 'excel') => {
-      const started = await body<{ search_id: number }>(await startExport(svc, u.access, { search_id: p.search_id, export_format, max_leads: 3 }))
+      const started = await body<{ search_id: number }>(
+        await startExport(svc, u.access, { search_id: p.search_id, export_format, max_leads: 3 }),
+      )
       expect((await waitForExport(svc, u.access, started.search_id)).status).toBe('COMPLETED')
       return fetch((await descriptor(u, started.search_id)).download_url)
     }
@@ -222,7 +249,10 @@ describe('spreadsheet formula injection', () => {
     expect(col(leads[2]!, 'facebook')).toBe("Shop;'=1+1")
     expect(col(leads[1]!, 'facebook')).toBe('Shop; "\'=1+1')
     expect(col(leads[1]!, 'instagram')).toBe("Main St 1, '@SUM(1)")
-    const segments = leads.flat().flatMap((cell) => cell.split(/[;,\r\n\t]/)).map((s) => s.replace(/^[\s"]+/, ''))
+    const segments = leads
+      .flat()
+      .flatMap((cell) => cell.split(/[;,\r\n\t]/))
+      .map((s) => s.replace(/^[\s"]+/, ''))
     const runs = segments.filter((s) => /^[=@]/.test(s) || (/^[+-]/.test(s) && !/^[+-][\d ()./-]*$/.test(s)))
     expect(runs).toEqual([])
     expect(segments.length).toBeGreaterThan(leads.flat().length) // the split did happen
@@ -240,7 +270,11 @@ describe('credits', () => {
   it('charges the credits that expire first (purchased lots and the subscription by date); expired lots never', async () => {
     const u = await signUp(svc)
     // the subscription's credits expire at the period's end: in 20 days, between the two live lots
-    const period = await svc.request('/api/_test/grant-credits/', { method: 'POST', token: u.access, json: { subscription: 10, period_ends_in_days: 20 } })
+    const period = await svc.request('/api/_test/grant-credits/', {
+      method: 'POST',
+      token: u.access,
+      json: { subscription: 10, period_ends_in_days: 20 },
+    })
     expect(period.status).toBe(200)
     await grant(svc, u.access, { purchased: 50, purchased_expires_in_days: 30 })
     await grant(svc, u.access, { purchased: 50, purchased_expires_in_days: 3 })

@@ -71,7 +71,9 @@ describe('GET /api/companies/facets/ (extension)', () => {
     const regions = (await facets('countries=DE')).level1!.slice(0, 2)
     const split = await facets(`countries=DE&level1_location=${regions[0]!.id}&level1_location=${regions[1]!.id}`)
     expect(split.level1!.map((r) => r.id).sort()).toEqual(regions.map((r) => r.id).sort())
-    const level2 = await body<{ id: number }[]>(await svc.request(`/api/locations/level2/?states=${regions[0]!.id}`, { token: user.access }))
+    const level2 = await body<{ id: number }[]>(
+      await svc.request(`/api/locations/level2/?states=${regions[0]!.id}`, { token: user.access }),
+    )
     expect((await facets(`countries=DE&level2_location=${level2[0]!.id}`)).level1).toBeNull()
   })
 

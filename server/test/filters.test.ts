@@ -1,13 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { countCompanies } from '../src/lib/company-counts.ts'
-import {
-  filtersHash,
-  filtersQuerySchema,
-  filtersWhere,
-  MAX_LIST_VALUES,
-  normaliseFilters,
-  type Filters,
-} from '../src/lib/filters.ts'
+import { filtersHash, filtersQuerySchema, filtersWhere, MAX_LIST_VALUES, normaliseFilters, type Filters } from '../src/lib/filters.ts'
 import { insertGeneratedCompanies, mulberry32 } from '../src/seed/companies.ts'
 import { startTestService, type TestService } from './helpers.ts'
 
@@ -66,7 +59,19 @@ describe('filtersQuerySchema', () => {
     expect(r.success).toBe(false)
     const fields = new Set(r.error!.issues.map((i) => i.path.join('.')))
     expect([...fields].sort()).toEqual(
-      ['category', 'countries', 'email', 'level1_location', 'level2_location', 'level3_location', 'main_activity_only', 'page', 'paginate', 'phone_number', 'website'].sort(),
+      [
+        'category',
+        'countries',
+        'email',
+        'level1_location',
+        'level2_location',
+        'level3_location',
+        'main_activity_only',
+        'page',
+        'paginate',
+        'phone_number',
+        'website',
+      ].sort(),
     )
   })
 
@@ -121,10 +126,7 @@ describe('filter semantics against the seeded data', () => {
   }
   /** an independent count written out by hand */
   const countSql = async (condition: string, params: unknown[] = []) => {
-    const { rows } = await svc.deps.db.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM companies c WHERE ${condition}`,
-      params,
-    )
+    const { rows } = await svc.deps.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM companies c WHERE ${condition}`, params)
     return rows[0]!.n
   }
   let state: { id: number; cities: { id: number; level2_id: number }[]; counties: number[] }
@@ -175,11 +177,11 @@ describe('filter semantics against the seeded data', () => {
   })
 
   it('places in other countries simply add up (OR across branches)', async () => {
-    const { rows } = await svc.deps.db.query<{ id: number }>(`SELECT id FROM level1_locations WHERE code IN ('DE-BY', 'FR-IDF') ORDER BY id`)
-    const ids = rows.map((r) => r.id)
-    expect(await countWhere(normaliseFilters({ level1_location: ids }))).toBe(
-      await countSql('c.level1_id = ANY($1::int[])', [ids]),
+    const { rows } = await svc.deps.db.query<{ id: number }>(
+      `SELECT id FROM level1_locations WHERE code IN ('DE-BY', 'FR-IDF') ORDER BY id`,
     )
+    const ids = rows.map((r) => r.id)
+    expect(await countWhere(normaliseFilters({ level1_location: ids }))).toBe(await countSql('c.level1_id = ANY($1::int[])', [ids]))
   })
 
   it('lists are OR within a field and AND across fields', async () => {

@@ -19,17 +19,43 @@ async function getJson<T>(p: string): Promise<T> {
   return body<T>(res)
 }
 
-interface Level1 { id: number; name: string; code: string; country: string }
-interface Level2 { id: number; name: string; code: string; level1_id: number; level1_name: string }
-interface Level3 extends Omit<Level2, 'id'> { id: string; level2_id: number; level2_name: string }
-interface Match { id: number | string; name: string; level: 1 | 2 | 3; country: string; level1_id?: number; level1_name?: string; level2_id?: number; level2_name?: string }
-interface SearchResult { level1: Match[]; level2: Match[]; level3: Match[] }
+interface Level1 {
+  id: number
+  name: string
+  code: string
+  country: string
+}
+interface Level2 {
+  id: number
+  name: string
+  code: string
+  level1_id: number
+  level1_name: string
+}
+interface Level3 extends Omit<Level2, 'id'> {
+  id: string
+  level2_id: number
+  level2_name: string
+}
+interface Match {
+  id: number | string
+  name: string
+  level: 1 | 2 | 3
+  country: string
+  level1_id?: number
+  level1_name?: string
+  level2_id?: number
+  level2_name?: string
+}
+interface SearchResult {
+  level1: Match[]
+  level2: Match[]
+  level3: Match[]
+}
 
 describe('countries', () => {
   it('lists at least the required countries with their language and a count that adds up', async () => {
-    const countries = await getJson<{ code: string; name: string; language: string; company_count: number }[]>(
-      '/api/locations/countries/',
-    )
+    const countries = await getJson<{ code: string; name: string; language: string; company_count: number }[]>('/api/locations/countries/')
     const codes = countries.map((c) => c.code)
     for (const code of ['US', 'GB', 'DE', 'FR', 'ES', 'IL', 'TH']) expect(codes).toContain(code)
     expect(countries.length).toBeGreaterThanOrEqual(8)
@@ -119,9 +145,7 @@ describe('cities of a country', () => {
     const cities = await getJson<{ id: string; name: string; code: string }[]>('/api/cities/il/')
     expect(cities.length).toBeGreaterThan(5)
     expect(Object.keys(cities[0]!).sort()).toEqual(['code', 'id', 'name'])
-    const { rows } = await svc.deps.db.query<{ id: number }>(
-      `SELECT DISTINCT level3_id AS id FROM companies WHERE country_code = 'IL'`,
-    )
+    const { rows } = await svc.deps.db.query<{ id: number }>(`SELECT DISTINCT level3_id AS id FROM companies WHERE country_code = 'IL'`)
     expect(cities.map((c) => Number(c.id)).sort((x, y) => x - y)).toEqual(rows.map((r) => r.id).sort((x, y) => x - y))
   })
 

@@ -15,7 +15,10 @@ export interface TestService extends RunningService {
  * A real service on a random port with its own data directory, test clock on, small seed.
  * With DATABASE_URL set (CI's second run), each call gets its own fresh PostgreSQL database.
  */
-export async function startTestService(overrides: Partial<Config> = {}, options: Parameters<typeof startService>[1] = {}): Promise<TestService> {
+export async function startTestService(
+  overrides: Partial<Config> = {},
+  options: Parameters<typeof startService>[1] = {},
+): Promise<TestService> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'leads-test-'))
   let databaseUrl: string | undefined
   let dropDb: (() => Promise<void>) | undefined

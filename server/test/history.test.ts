@@ -108,8 +108,19 @@ describe('GET /api/user/search-history/', () => {
     const entry = first.results[0]!
     expect(Object.keys(entry)).toEqual(
       expect.arrayContaining([
-        'search_id', 'filters', 'created_at', 'status', 'lead_count', 'credits_charged', 'export_format',
-        'capped', 'expires_at', 'max_leads', 'delta_of', 'filename', 'file_size_bytes',
+        'search_id',
+        'filters',
+        'created_at',
+        'status',
+        'lead_count',
+        'credits_charged',
+        'export_format',
+        'capped',
+        'expires_at',
+        'max_leads',
+        'delta_of',
+        'filename',
+        'file_size_bytes',
       ]),
     )
     expect(entry).toMatchObject({
@@ -186,7 +197,11 @@ describe('download-delta', () => {
     })
 
     await advanceClock(svc, 60)
-    const added = await svc.request('/api/_test/new-companies/', { method: 'POST', token: u.access, json: { count: 12, countries: ['DE'] } })
+    const added = await svc.request('/api/_test/new-companies/', {
+      method: 'POST',
+      token: u.access,
+      json: { count: 12, countries: ['DE'] },
+    })
     expect(added.status).toBe(201)
     expect(await body(added)).toMatchObject({ created: 12 })
     await svc.request('/api/_test/new-companies/', { method: 'POST', token: u.access, json: { count: 5, countries: ['FR'] } })
@@ -222,7 +237,13 @@ describe('download-delta', () => {
     expect(go.status).toBe(202)
     const started = await body<Delta>(go)
     // available_credits is the balance after the charge
-    expect(started).toMatchObject({ status: 'started', validation_code: 'ok', lead_count: 12, required_credits: 12, available_credits: balance - 12 })
+    expect(started).toMatchObject({
+      status: 'started',
+      validation_code: 'ok',
+      lead_count: 12,
+      required_credits: 12,
+      available_credits: balance - 12,
+    })
     expect(started.search_id).not.toBe(original.search_id)
     expect((await profile(svc, u.access)).remaining_credits).toBe(balance - 12)
     await waitForExport(svc, u.access, started.search_id)

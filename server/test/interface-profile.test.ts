@@ -84,14 +84,24 @@ describe('no extensions', () => {
     // what the registry marks, walked here independently of the layer
     const app = createApp(svc.deps)
     const marked = app.openAPIRegistry.definitions.flatMap((d) =>
-      d.type === 'route' && (d.route as Record<string, unknown>)['x-extension'] === true ? [`${d.route.method.toUpperCase()} ${d.route.path}`] : [],
+      d.type === 'route' && (d.route as Record<string, unknown>)['x-extension'] === true
+        ? [`${d.route.method.toUpperCase()} ${d.route.path}`]
+        : [],
     )
     expect(marked.length).toBeGreaterThan(10)
     const refused = refusedRoutes(app)
     // the links of the mails still work (confirmed sign-up, "this wasn't me" on an email change: reference behaviour): the ones kept
     const kept = ['POST /api/auth/confirm-email', 'GET /api/auth/email-change/cancel', 'POST /api/auth/email-change/cancel']
     expect(refused.sort()).toEqual(
-      [...new Set([...marked.filter((r) => !kept.includes(r)), 'GET /api/user/search-history', 'GET /api/user/search-history/{search_id}', 'PATCH /api/user/search-history/{search_id}', 'GET /api/schema'])].sort(),
+      [
+        ...new Set([
+          ...marked.filter((r) => !kept.includes(r)),
+          'GET /api/user/search-history',
+          'GET /api/user/search-history/{search_id}',
+          'PATCH /api/user/search-history/{search_id}',
+          'GET /api/schema',
+        ]),
+      ].sort(),
     )
     expect(refused).toEqual(
       expect.arrayContaining([
@@ -122,7 +132,13 @@ describe('no extensions', () => {
 
   it('keeps the look-ups, the plans without the trailing slash and the test hooks', async () => {
     const u = await paidUser()
-    for (const path of ['/api/locations/countries/', '/api/locations/level1/?country=DE', '/api/locations/level3/?country=DE', '/api/categories/?q=re', '/api/cities/DE/']) {
+    for (const path of [
+      '/api/locations/countries/',
+      '/api/locations/level1/?country=DE',
+      '/api/locations/level3/?country=DE',
+      '/api/categories/?q=re',
+      '/api/cities/DE/',
+    ]) {
       const res = await get(path, u.access)
       expect(res.status, path).toBe(200)
       expect(Array.isArray(await body(res)), path).toBe(true)
@@ -231,7 +247,16 @@ describe('ids and the export flow', () => {
     await advanceClock(svc, 60)
     expect((await post('/api/_test/new-companies/', u.access, { count: 4, countries: ['NL'] })).status).toBe(201)
 
-    const fields = ['available_credits', 'freshness', 'freshness_checked_at', 'lead_count', 'required_credits', 'search_id', 'status', 'validation_code']
+    const fields = [
+      'available_credits',
+      'freshness',
+      'freshness_checked_at',
+      'lead_count',
+      'required_credits',
+      'search_id',
+      'status',
+      'validation_code',
+    ]
     const dry = await post(`/api/user/search-history/${p.search_id}/download-delta/`, u.access, { dry_run: true })
     expect(dry.status).toBe(200)
     const verdict = await body<Record<string, unknown>>(dry)
@@ -315,13 +340,32 @@ describe('minimal shapes', () => {
   it('the profile has the fields of 2.1, its plan those of 2.2; the login’s user is the smaller object', async () => {
     const u = await paidUser()
     const userFields = [
-      'can_download_fresh_exports', 'current_period_end', 'current_period_start', 'email', 'first_name', 'id', 'last_name',
-      'preferred_language', 'purchased_credits_available', 'purchased_credits_expiring_soon', 'remaining_credits',
-      'subscription_plan', 'total_credits',
+      'can_download_fresh_exports',
+      'current_period_end',
+      'current_period_start',
+      'email',
+      'first_name',
+      'id',
+      'last_name',
+      'preferred_language',
+      'purchased_credits_available',
+      'purchased_credits_expiring_soon',
+      'remaining_credits',
+      'subscription_plan',
+      'total_credits',
     ]
     const planFields = [
-      'allows_fresh_exports', 'created_at', 'is_active', 'is_sellable', 'link_expiration_days', 'monthly_credits', 'plan_type',
-      'price_id', 'price_per_month', 'product_id', 'updated_at',
+      'allows_fresh_exports',
+      'created_at',
+      'is_active',
+      'is_sellable',
+      'link_expiration_days',
+      'monthly_credits',
+      'plan_type',
+      'price_id',
+      'price_per_month',
+      'product_id',
+      'updated_at',
     ]
     for (const res of [
       await get('/api/user/profile/', u.access),

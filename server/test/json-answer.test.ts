@@ -4,10 +4,12 @@ import { JsonText, SharedJsonTail } from '../src/lib/json-answer.ts'
 
 /** A cached preview's answer is gzipped from its own small head and a tail compressed once (issue 13). */
 describe('JsonText', () => {
-  const tail = new SharedJsonTail(`"results":${JSON.stringify([
-    { name: 'Café Zürich', city: 'תל אביב', category: 'ร้านอาหาร', email: ['j***@example.com'] },
-    ...Array.from({ length: 40 }, (_, i) => ({ name: `Company ${i}`, rating: i / 10 })),
-  ])}}`)
+  const tail = new SharedJsonTail(
+    `"results":${JSON.stringify([
+      { name: 'Café Zürich', city: 'תל אביב', category: 'ร้านอาหาร', email: ['j***@example.com'] },
+      ...Array.from({ length: 40 }, (_, i) => ({ name: `Company ${i}`, rating: i / 10 })),
+    ])}}`,
+  )
 
   it('gzips to exactly its text, for any head before the same shared tail (CRC and length checked by gunzip)', () => {
     for (const searchId of [1, 42, 2_147_483_647]) {

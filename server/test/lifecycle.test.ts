@@ -46,7 +46,9 @@ function start(env: Record<string, string>): Started {
       waiters.push({ pattern, resolve })
       child.once('exit', (code) => reject(new Error(`service exited (${code}) before ${pattern}:\n${out}`)))
     })
-  const url = waitFor(/Lead dashboard and API: (http:\/\/\S+?)\/\s/).then(() => /Lead dashboard and API: (http:\/\/\S+?)\/\s/.exec(out)![1]!)
+  const url = waitFor(/Lead dashboard and API: (http:\/\/\S+?)\/\s/).then(
+    () => /Lead dashboard and API: (http:\/\/\S+?)\/\s/.exec(out)![1]!,
+  )
   url.catch(() => undefined) // a process killed on purpose never serves; a test that awaits `url` still sees the rejection
   return { child, url, output: () => out, waitFor }
 }

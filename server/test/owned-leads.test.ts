@@ -70,9 +70,10 @@ describe('capabilities and schema', () => {
     expect(caps.skip_owned).toEqual({ version: 1 })
     expect(caps.export_columns!.columns).toContain('place_id')
     expect(caps.file_locale!.languages).toHaveLength(27)
-    const schema = await body<{ paths: Record<string, Record<string, Record<string, unknown>>>; components: { schemas: Record<string, { properties: Record<string, Record<string, unknown>> }> } }>(
-      await svc.request('/api/schema/'),
-    )
+    const schema = await body<{
+      paths: Record<string, Record<string, Record<string, unknown>>>
+      components: { schemas: Record<string, { properties: Record<string, Record<string, unknown>> }> }
+    }>(await svc.request('/api/schema/'))
     expect(schema.paths['/api/companies/owned']!.get!['x-extension']).toBe(true)
     const request = schema.components.schemas.ExportRequest!.properties
     for (const field of ['skip_owned', 'columns', 'file_locale']) expect(request[field]!['x-extension'], field).toBe(true)
@@ -123,7 +124,9 @@ describe('never pay twice for a lead (skip_owned)', () => {
     const cap = Math.ceil(p.totalCount / 7) // 7 exports take everything, the other 3 find nothing left
     const before = await balance(u)
     const answers = await Promise.all(
-      Array.from({ length: 10 }, () => startExport(svc, u.access, { search_id: p.search_id, export_format: 'csv', max_leads: cap, skip_owned: true })),
+      Array.from({ length: 10 }, () =>
+        startExport(svc, u.access, { search_id: p.search_id, export_format: 'csv', max_leads: cap, skip_owned: true }),
+      ),
     )
     const started = await Promise.all(answers.filter((r) => r.status === 202).map((r) => body<Started>(r)))
     const refused = answers.filter((r) => r.status !== 202)
@@ -152,7 +155,11 @@ describe('never pay twice for a lead (skip_owned)', () => {
     const narrow = await exportOf(u, 'countries=NL', { max_leads: 2, skip_owned: true })
     expect(narrow.lead_count).toBe(2)
     const dry = await body<{ lead_count: number; required_credits: number }>(
-      await svc.request(`/api/user/search-history/${first.search_id}/download-delta/`, { method: 'POST', token: u.access, json: { dry_run: true } }),
+      await svc.request(`/api/user/search-history/${first.search_id}/download-delta/`, {
+        method: 'POST',
+        token: u.access,
+        json: { dry_run: true },
+      }),
     )
     expect(dry).toMatchObject({ lead_count: 3, required_credits: 3 })
   })
@@ -185,14 +192,20 @@ describe('chosen columns and spreadsheet-ready files', () => {
     const codes = (await body<{ error_codes: Record<string, Array<{ code: string }>> }>(bad)).error_codes
     expect(codes['columns.1']?.[0]?.code).toBe('invalid_choice')
     const twice = await startExport(svc, u.access, { search_id: p.search_id, export_format: 'csv', columns: ['name', 'name'] })
-    expect((await body<{ error_codes: Record<string, Array<{ code: string }>> }>(twice)).error_codes['columns.1']?.[0]?.code).toBe('duplicate_value')
+    expect((await body<{ error_codes: Record<string, Array<{ code: string }>> }>(twice)).error_codes['columns.1']?.[0]?.code).toBe(
+      'duplicate_value',
+    )
     const locale = await startExport(svc, u.access, { search_id: p.search_id, export_format: 'csv', file_locale: 'xx' })
     expect(locale.status).toBe(400)
   })
 
   it('a German CSV is ;-separated with German headers, comma decimals, a BOM and the original names', async () => {
     const u = await paidUser()
-    const e = await exportOf(u, 'countries=DE', { max_leads: 60, file_locale: 'de', columns: ['name', 'city', 'rating', 'latitude', 'review_count'] })
+    const e = await exportOf(u, 'countries=DE', {
+      max_leads: 60,
+      file_locale: 'de',
+      columns: ['name', 'city', 'rating', 'latitude', 'review_count'],
+    })
     const bytes = await fileBytes(u, e.search_id)
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf])
     const rows = parseCsv(bytes.subarray(3).toString('utf8'), ';')

@@ -55,7 +55,13 @@ describe('GET /api/plans', () => {
   it('has a free plan without fresh exports and paid plans with them, cheapest first', async () => {
     const plans = await body<Plan[]>(await svc.request('/api/plans/'))
     const free = plans.find((p) => p.plan_type === 'Free')
-    expect(free).toMatchObject({ monthly_credits: 100, price_per_month: '0.00', link_expiration_days: 3, allows_fresh_exports: false, is_sellable: false })
+    expect(free).toMatchObject({
+      monthly_credits: 100,
+      price_per_month: '0.00',
+      link_expiration_days: 3,
+      allows_fresh_exports: false,
+      is_sellable: false,
+    })
     const paid = plans.filter((p) => Number(p.price_per_month) > 0)
     expect(paid.length).toBeGreaterThanOrEqual(3)
     expect(paid.every((p) => p.allows_fresh_exports && p.is_sellable)).toBe(true)

@@ -76,9 +76,21 @@ describe('PATCH /api/user/profile/', () => {
   it('updates names and language at once; a new email (with the password) only once its link is used', async () => {
     const u = await signUp(svc)
     const email = `renamed-${u.id}@example.com`
-    const res = await patch(u.access, { first_name: 'Marie', last_name: 'Curie', preferred_language: 'th', email, current_password: u.password })
+    const res = await patch(u.access, {
+      first_name: 'Marie',
+      last_name: 'Curie',
+      preferred_language: 'th',
+      email,
+      current_password: u.password,
+    })
     expect(res.status).toBe(200)
-    expect(await body(res)).toMatchObject({ first_name: 'Marie', last_name: 'Curie', preferred_language: 'th', email: u.email, pending_email: email })
+    expect(await body(res)).toMatchObject({
+      first_name: 'Marie',
+      last_name: 'Curie',
+      preferred_language: 'th',
+      email: u.email,
+      pending_email: email,
+    })
     await confirmFromOutbox(svc, email)
     expect(await profile(svc, u.access)).toMatchObject({ first_name: 'Marie', email, pending_email: null })
   })

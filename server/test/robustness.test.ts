@@ -16,7 +16,12 @@ afterAll(async () => {
 function send(
   agent: http.Agent,
   p: string,
-  { method = 'GET', payload, headers = {}, chunked = false }: { method?: string; payload?: Buffer; headers?: Record<string, string>; chunked?: boolean } = {},
+  {
+    method = 'GET',
+    payload,
+    headers = {},
+    chunked = false,
+  }: { method?: string; payload?: Buffer; headers?: Record<string, string>; chunked?: boolean } = {},
 ): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
   const url = new URL(svc.url + p)
   return new Promise((resolve, reject) => {
@@ -27,7 +32,11 @@ function send(
         path: url.pathname + url.search,
         method,
         agent,
-        headers: { ...(payload && !chunked ? { 'Content-Length': String(payload.length) } : {}), 'Content-Type': 'application/json', ...headers },
+        headers: {
+          ...(payload && !chunked ? { 'Content-Length': String(payload.length) } : {}),
+          'Content-Type': 'application/json',
+          ...headers,
+        },
       },
       (res) => {
         let text = ''
@@ -87,7 +96,9 @@ describe('headers', () => {
     await grant(svc, u.access, { subscription: 1000 })
     const p = await preview(svc, u.access, 'countries=DE')
     for (let i = 0; i < 2; i++) {
-      const started = await body<{ search_id: number }>(await startExport(svc, u.access, { search_id: p.search_id, export_format: 'csv', max_leads: 2 }))
+      const started = await body<{ search_id: number }>(
+        await startExport(svc, u.access, { search_id: p.search_id, export_format: 'csv', max_leads: 2 }),
+      )
       expect((await waitForExport(svc, u.access, started.search_id)).status).toBe('COMPLETED')
     }
     const agent = new http.Agent()
@@ -95,7 +106,9 @@ describe('headers', () => {
     const history = JSON.parse((await send(agent, '/api/user/search-history/?page_size=1', { headers: auth })).text) as { next: string }
     expect(history.next.startsWith(`${svc.deps.config.publicUrl}/api/user/search-history/`)).toBe(true)
     expect(history.next).not.toContain('evil.test')
-    const list = JSON.parse((await send(agent, '/api/user/search-history/', { headers: auth })).text) as { results: Array<{ search_id: number }> }
+    const list = JSON.parse((await send(agent, '/api/user/search-history/', { headers: auth })).text) as {
+      results: Array<{ search_id: number }>
+    }
     const link = JSON.parse((await send(agent, `/api/download-completed-csv/${list.results[0]!.search_id}/`, { headers: auth })).text) as {
       download_url: string
     }
@@ -119,7 +132,9 @@ describe('headers', () => {
       await behindProxy.close()
     }
     const { loadConfig } = await import('../src/config.ts')
-    expect(loadConfig({ PUBLIC_URL: 'https://leads.example.test/', DATA_DIR: svc.deps.config.dataDir }).publicUrl).toBe('https://leads.example.test')
+    expect(loadConfig({ PUBLIC_URL: 'https://leads.example.test/', DATA_DIR: svc.deps.config.dataDir }).publicUrl).toBe(
+      'https://leads.example.test',
+    )
   })
 })
 
@@ -134,7 +149,10 @@ describe('strict inputs: a misspelled parameter is refused, never ignored', () =
       for (const p of ['/api/companies/', '/api/companies/facets/']) {
         const res = await svc.request(`${p}?${query}`, { token: u.access })
         expect(res.status, `${p}?${query}`).toBe(400)
-        const b = await body<{ errors: Record<string, string[]>; error_codes: Record<string, Array<{ code: string; suggestion?: string }>> }>(res)
+        const b = await body<{
+          errors: Record<string, string[]>
+          error_codes: Record<string, Array<{ code: string; suggestion?: string }>>
+        }>(res)
         expect(b.error_codes[key]?.[0]?.code).toBe('unknown_parameter')
         expect(b.errors[key]?.[0]).toContain(`"${key}"`)
       }
@@ -144,7 +162,9 @@ describe('strict inputs: a misspelled parameter is refused, never ignored', () =
     )
     expect(suggested.error_codes['countries[]']?.[0]?.suggestion).toBe('countries')
     // what the dashboard sends is accepted
-    const ok = await svc.request('/api/companies/?countries=DE&email=true&paginate=true&page=2&lang=de&main_activity_only=false', { token: u.access })
+    const ok = await svc.request('/api/companies/?countries=DE&email=true&paginate=true&page=2&lang=de&main_activity_only=false', {
+      token: u.access,
+    })
     expect(ok.status).toBe(200)
   })
 
@@ -152,18 +172,27 @@ describe('strict inputs: a misspelled parameter is refused, never ignored', () =
     const u = await signUp(svc)
     await grant(svc, u.access, { subscription: 500 })
     const p = await preview(svc, u.access, 'countries=DE')
-    const before = (await body<{ remaining_credits: number }>(await svc.request('/api/user/profile/', { token: u.access }))).remaining_credits
+    const before = (await body<{ remaining_credits: number }>(await svc.request('/api/user/profile/', { token: u.access })))
+      .remaining_credits
     const bad = await startExport(svc, u.access, { search_id: p.search_id, export_format: 'csv', limit: 5 })
     expect(bad.status).toBe(400)
     expect(await body(bad)).toMatchObject({ error_codes: { limit: [{ code: 'unknown_parameter', suggestion: 'max_leads' }] } })
-    expect((await body<{ remaining_credits: number }>(await svc.request('/api/user/profile/', { token: u.access }))).remaining_credits).toBe(before)
+    expect(
+      (await body<{ remaining_credits: number }>(await svc.request('/api/user/profile/', { token: u.access }))).remaining_credits,
+    ).toBe(before)
     const list = await svc.request('/api/user/search-history/?pge=2', { token: u.access })
     expect(list.status).toBe(400)
     expect(await body(list)).toMatchObject({ error_codes: { pge: [{ code: 'unknown_parameter', suggestion: 'page' }] } })
     expect((await svc.request('/api/user/search-history/?page=1&page_size=5', { token: u.access })).status).toBe(200)
-    const started = await body<{ search_id: number }>(await startExport(svc, u.access, { search_id: p.search_id, export_format: 'csv', max_leads: 2 }))
+    const started = await body<{ search_id: number }>(
+      await startExport(svc, u.access, { search_id: p.search_id, export_format: 'csv', max_leads: 2 }),
+    )
     await waitForExport(svc, u.access, started.search_id)
-    const delta = await svc.request(`/api/user/search-history/${started.search_id}/download-delta/`, { method: 'POST', token: u.access, json: { dryrun: true } })
+    const delta = await svc.request(`/api/user/search-history/${started.search_id}/download-delta/`, {
+      method: 'POST',
+      token: u.access,
+      json: { dryrun: true },
+    })
     expect(delta.status).toBe(400)
     expect(await body(delta)).toMatchObject({ error_codes: { dryrun: [{ code: 'unknown_parameter' }] } })
   })
@@ -181,7 +210,8 @@ describe('preview ids', () => {
     const ids = new Set<number>()
     for (let i = 0; i < 20; i++) ids.add((await preview(svc, a.access, 'countries=FR&email=true')).search_id)
     // concurrently too
-    for (const p of await Promise.all(Array.from({ length: 5 }, () => preview(svc, a.access, 'email=true&countries=FR')))) ids.add(p.search_id)
+    for (const p of await Promise.all(Array.from({ length: 5 }, () => preview(svc, a.access, 'email=true&countries=FR'))))
+      ids.add(p.search_id)
     expect([...ids]).toEqual([first.search_id])
     expect(await sequence()).toBe(before)
     const other = await preview(svc, a.access, 'countries=FR&phone_number=true')

@@ -52,7 +52,8 @@ describe('capabilities and schema', () => {
     const schema = await body<{ components: { schemas: Record<string, { properties: Record<string, Record<string, unknown>> }> } }>(
       await svc.request('/api/schema/'),
     )
-    for (const field of ['scope', 'monthly_credit_cap']) expect(schema.components.schemas.ApiKeyCreate!.properties[field]!['x-extension'], field).toBe(true)
+    for (const field of ['scope', 'monthly_credit_cap'])
+      expect(schema.components.schemas.ApiKeyCreate!.properties[field]!['x-extension'], field).toBe(true)
     for (const field of ['scope', 'monthly_credit_cap', 'credits_spent_this_period']) {
       expect(schema.components.schemas.ApiKey!.properties[field]!['x-extension'], field).toBe(true)
     }
@@ -85,7 +86,9 @@ describe('a read-only key', () => {
     const { token } = await newKey(u, { scope: 'read' })
     // an export made in the dashboard, which the read-only key may download
     const p = await preview(svc, u.access, 'countries=DE&email=true')
-    const made = await body<{ search_id: number }>(await startExport(svc, u.access, { search_id: p.search_id, export_format: 'csv', max_leads: 3 }))
+    const made = await body<{ search_id: number }>(
+      await startExport(svc, u.access, { search_id: p.search_id, export_format: 'csv', max_leads: 3 }),
+    )
     expect((await waitForExport(svc, u.access, made.search_id)).status).toBe('COMPLETED')
     const before = await balance(u.access)
 
@@ -95,7 +98,11 @@ describe('a read-only key', () => {
     const link = await svc.request(`/api/download-completed-csv/${made.search_id}/`, { token })
     expect(link.status).toBe(200)
     expect((await fetch((await body<{ download_url: string }>(link)).download_url)).status).toBe(200)
-    const dry = await svc.request(`/api/user/search-history/${made.search_id}/download-delta/`, { method: 'POST', token, json: { dry_run: true } })
+    const dry = await svc.request(`/api/user/search-history/${made.search_id}/download-delta/`, {
+      method: 'POST',
+      token,
+      json: { dry_run: true },
+    })
     expect(dry.status).not.toBe(403)
 
     const refused = [
@@ -142,7 +149,13 @@ describe('a key with a monthly credit cap', () => {
     const statuses = answers.map((a) => a.status).sort()
     expect(statuses).toEqual([...Array(5).fill(202), ...Array(5).fill(403)])
     for (const a of answers.filter((x) => x.status === 403)) {
-      expect(await body(a)).toMatchObject({ code: 'api_key_cap_reached', validation_code: 'api_key_cap_reached', cap: 50, spent: 50, required_credits: 10 })
+      expect(await body(a)).toMatchObject({
+        code: 'api_key_cap_reached',
+        validation_code: 'api_key_cap_reached',
+        cap: 50,
+        spent: 50,
+        required_credits: 10,
+      })
     }
     expect(before - (await balance(u.access))).toBe(50)
     const listed = (await keys(u)).find((k) => k.id === capped.api_key.id)!

@@ -86,7 +86,11 @@ describe('test hooks', () => {
     const u = await signUp(svc)
     const bad = await svc.request('/api/_test/grant-credits/', { method: 'POST', token: u.access, json: { plan_type: 'Platinum' } })
     expect(bad.status).toBe(400)
-    const unknown = await svc.request('/api/_test/new-companies/', { method: 'POST', token: u.access, json: { count: 1, countries: ['ZZ'] } })
+    const unknown = await svc.request('/api/_test/new-companies/', {
+      method: 'POST',
+      token: u.access,
+      json: { count: 1, countries: ['ZZ'] },
+    })
     expect(unknown.status).toBe(400)
   })
 })
@@ -122,7 +126,16 @@ describe('error bodies', () => {
 
   it('no endpoint answers 5xx to hostile bodies, ids or queries', async () => {
     const u = await signUp(svc)
-    const bodies = ['[]', 'null', '"x"', '123', '{"a":', '{}', '{"search_id":{"$gt":0}}', JSON.stringify({ email: ['a@b.co'], password: 1 })]
+    const bodies = [
+      '[]',
+      'null',
+      '"x"',
+      '123',
+      '{"a":',
+      '{}',
+      '{"search_id":{"$gt":0}}',
+      JSON.stringify({ email: ['a@b.co'], password: 1 }),
+    ]
     const routes: [string, string][] = [
       ['POST', '/api/auth/sign-up/'],
       ['POST', '/api/auth/login/'],

@@ -42,10 +42,10 @@ describe('page snapshots', () => {
 
   it('a newer snapshot of a section replaces the older one', async () => {
     const later = new Date(svc.deps.clock.now().getTime() + 1000).toISOString()
-    await svc.deps.db.query(
-      `INSERT INTO page_snapshots (country_code, section, payload, created_at) VALUES ('FR', 'summary', $1, $2)`,
-      [JSON.stringify({ company_count: 42 }), later],
-    )
+    await svc.deps.db.query(`INSERT INTO page_snapshots (country_code, section, payload, created_at) VALUES ('FR', 'summary', $1, $2)`, [
+      JSON.stringify({ company_count: 42 }),
+      later,
+    ])
     const snap = await body<{ generated_at: string; sections: { summary: unknown; top_cities: unknown } }>(
       await get('/api/page-snapshots/FR/', TOKEN),
     )

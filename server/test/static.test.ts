@@ -114,14 +114,20 @@ describe('the built dashboard as a browser fetches it', () => {
     expect(await root('/sign-in')).toEqual({ variant: 'signed-out', inner: PRERENDERED['/sign-in']['signed-out'] })
     expect(await root('/sign-in', { 'Accept-Language': 'en-GB,de;q=0.8' })).toMatchObject({ variant: 'signed-out' })
     // a browser that asks for another supported language first, or chose one, is drawn in the browser
-    expect(await root('/sign-in', { 'Accept-Language': 'de-DE,en;q=0.8' })).toEqual({ variant: null, inner: '<!--app--><div>mark</div><!--/app-->' })
+    expect(await root('/sign-in', { 'Accept-Language': 'de-DE,en;q=0.8' })).toEqual({
+      variant: null,
+      inner: '<!--app--><div>mark</div><!--/app-->',
+    })
     expect(await root('/sign-in', { 'Accept-Language': 'nn' })).toMatchObject({ variant: null })
     expect(await root('/sign-in', { Cookie: 'leads.lang=he' })).toMatchObject({ variant: null })
     // a stored English choice wins over the browser's language; an unknown stored value does not count
     expect(await root('/sign-in', { Cookie: 'leads.lang=en', 'Accept-Language': 'de' })).toMatchObject({ variant: 'signed-out' })
     expect(await root('/sign-in', { Cookie: 'leads.lang=xx', 'Accept-Language': 'de' })).toMatchObject({ variant: null })
     // the session hint picks the variant; a page without that variant is drawn in the browser
-    expect(await root('/plans', { Cookie: 'leads.signed-in=1' })).toEqual({ variant: 'signed-in', inner: PRERENDERED['/plans']['signed-in'] })
+    expect(await root('/plans', { Cookie: 'leads.signed-in=1' })).toEqual({
+      variant: 'signed-in',
+      inner: PRERENDERED['/plans']['signed-in'],
+    })
     expect(await root('/plans')).toEqual({ variant: 'signed-out', inner: PRERENDERED['/plans']['signed-out'] })
     expect(await root('/search', { Cookie: 'leads.signed-in=1' })).toMatchObject({ variant: 'signed-in' })
     expect(await root('/search')).toMatchObject({ variant: null })
@@ -150,11 +156,18 @@ describe('the built dashboard as a browser fetches it', () => {
     expect(schema.headers['cache-control']).toBe('no-store')
     expect(JSON.parse(gunzipSync(schema.body).toString())).toHaveProperty('openapi', '3.1.0')
     // answers with secrets never, whatever their size (BREACH): the API key list of a fresh account
-    const login = await svc.request('/api/auth/login/', { method: 'POST', json: { username: 'demo@example.com', password: 'demo-password' } })
+    const login = await svc.request('/api/auth/login/', {
+      method: 'POST',
+      json: { username: 'demo@example.com', password: 'demo-password' },
+    })
     expect(login.status).toBe(200)
     const { access } = (await login.json()) as { access: string }
     for (let i = 0; i < 20; i++) {
-      const created = await svc.request('/api/user/api-keys/', { method: 'POST', json: { name: `key ${i} ${'x'.repeat(60)}` }, token: access })
+      const created = await svc.request('/api/user/api-keys/', {
+        method: 'POST',
+        json: { name: `key ${i} ${'x'.repeat(60)}` },
+        token: access,
+      })
       expect(created.status).toBe(201)
     }
     const keys = await rawGet(`${svc.url}/api/user/api-keys/`, { 'Accept-Encoding': 'gzip', Authorization: `Bearer ${access}` })
@@ -184,6 +197,10 @@ describe('route hints follow the dashboard’s router', () => {
     const paths = await readFile(path.join(root, 'src/config/paths.ts'), 'utf8')
     const addresses = [...paths.matchAll(/: '(\/[^']*)'/g)].map((m) => m[1]!.replace(':searchId', '42'))
     expect(addresses.length).toBeGreaterThan(8)
-    for (const a of addresses) expect(ROUTE_MODULES.some(([re]) => re.test(a)), a).toBe(true)
+    for (const a of addresses)
+      expect(
+        ROUTE_MODULES.some(([re]) => re.test(a)),
+        a,
+      ).toBe(true)
   })
 })

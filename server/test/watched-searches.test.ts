@@ -57,7 +57,10 @@ describe('named and watched searches (extension watched_searches)', () => {
     expect(watched.results.map((e) => e.search_id)).toEqual([a.search_id])
 
     // watched alone leaves the name; name alone leaves watched
-    expect(await body(await patch(u.access, a.search_id, { watched: false }))).toMatchObject({ name: 'Restaurants in Germany', watched: false })
+    expect(await body(await patch(u.access, a.search_id, { watched: false }))).toMatchObject({
+      name: 'Restaurants in Germany',
+      watched: false,
+    })
     expect(await body(await patch(u.access, a.search_id, { name: '' }))).toMatchObject({ name: null, watched: false })
     expect((await list(u, 'watched=1')).count).toBe(0)
   })

@@ -41,7 +41,15 @@ function verify(secret: string, header: string | undefined, raw: string): boolea
   return timingSafeEqual(expected, Buffer.from(m[2]!, 'hex'))
 }
 
-const webhooks = { ...loadConfig({}).webhooks, allowHttpLoopback: true, retryBaseMs: 40, pollMs: 50, timeoutMs: 800, testTimeoutMs: 800, maxAttempts: 3 }
+const webhooks = {
+  ...loadConfig({}).webhooks,
+  allowHttpLoopback: true,
+  retryBaseMs: 40,
+  pollMs: 50,
+  timeoutMs: 800,
+  testTimeoutMs: 800,
+  maxAttempts: 3,
+}
 let svc: TestService
 const dns = new Map<string, string[]>()
 beforeAll(async () => {
@@ -69,7 +77,8 @@ async function addOk(u: TestUser, url: string, events?: string[]) {
   expect(res.status, await res.clone().text()).toBe(201)
   return body<{ webhook: { id: string; secret_hint: string; events: string[] }; secret: string }>(res)
 }
-const deliveries = async (u: TestUser, id: string) => body<Delivery[]>(await svc.request(`/api/user/webhooks/${id}/deliveries/`, { token: u.access }))
+const deliveries = async (u: TestUser, id: string) =>
+  body<Delivery[]>(await svc.request(`/api/user/webhooks/${id}/deliveries/`, { token: u.access }))
 async function settled(u: TestUser, id: string, n = 1, timeout = 15_000): Promise<Delivery[]> {
   const until = Date.now() + timeout
   for (;;) {
@@ -91,15 +100,26 @@ describe('webhooks (extension webhooks)', () => {
   it('is listed in capabilities; the secret is shown once, stored sealed, never listed', async () => {
     const u = await signUp(svc)
     const caps = await body<Record<string, Record<string, unknown>>>(await svc.request('/api/capabilities/', { token: u.access }))
-    expect(caps.webhooks).toMatchObject({ version: 1, events: ['export.completed', 'export.failed'], signature_header: 'Leads-Signature', limit: 10, allow_http_loopback: true })
+    expect(caps.webhooks).toMatchObject({
+      version: 1,
+      events: ['export.completed', 'export.failed'],
+      signature_header: 'Leads-Signature',
+      limit: 10,
+      allow_http_loopback: true,
+    })
     const r = await local()
     const created = await addOk(u, r.url)
     expect(created.secret).toMatch(/^whsec_[A-Za-z0-9_-]{32}$/)
-    expect(created.webhook).toMatchObject({ events: ['export.completed', 'export.failed'], secret_hint: `whsec_…${created.secret.slice(-4)}` })
+    expect(created.webhook).toMatchObject({
+      events: ['export.completed', 'export.failed'],
+      secret_hint: `whsec_…${created.secret.slice(-4)}`,
+    })
     const listed = await svc.request('/api/user/webhooks/', { token: u.access })
     expect(listed.headers.get('content-encoding')).toBeNull() // never compressed beside a secret (BREACH)
     expect(await listed.text()).not.toContain(created.secret)
-    const stored = await svc.deps.db.query<{ secret_sealed: string }>('SELECT secret_sealed FROM webhook_endpoints WHERE id = $1', [created.webhook.id])
+    const stored = await svc.deps.db.query<{ secret_sealed: string }>('SELECT secret_sealed FROM webhook_endpoints WHERE id = $1', [
+      created.webhook.id,
+    ])
     expect(stored.rows[0]!.secret_sealed).toMatch(/^v1\./)
     expect(stored.rows[0]!.secret_sealed).not.toContain(created.secret.slice(6, 20))
   })
@@ -110,7 +130,14 @@ describe('webhooks (extension webhooks)', () => {
     const { webhook, secret } = await addOk(u, r.url)
     const done = await exportDone(u)
     const [d] = await settled(u, webhook.id)
-    expect(d).toMatchObject({ event_type: 'export.completed', status: 'succeeded', attempts: 1, last_status_code: 200, last_error_code: null, last_error: null })
+    expect(d).toMatchObject({
+      event_type: 'export.completed',
+      status: 'succeeded',
+      attempts: 1,
+      last_status_code: 200,
+      last_error_code: null,
+      last_error: null,
+    })
     expect(r.got).toHaveLength(1)
     const { headers, body: raw } = r.got[0]!
     expect(verify(secret, headers['leads-signature'] as string, raw)).toBe(true)
@@ -118,7 +145,10 @@ describe('webhooks (extension webhooks)', () => {
     const event = JSON.parse(raw) as { id: string; type: string; data: Record<string, unknown> }
     expect(headers['leads-event-id']).toBe(event.id)
     expect(headers['leads-event-type']).toBe('export.completed')
-    expect(event).toMatchObject({ type: 'export.completed', data: { search_id: done.search_id, status: 'COMPLETED', lead_count: 3, credits_charged: 3 } })
+    expect(event).toMatchObject({
+      type: 'export.completed',
+      data: { search_id: done.search_id, status: 'COMPLETED', lead_count: 3, credits_charged: 3 },
+    })
     expect(raw).not.toMatch(/token|download_url/i) // the receiver fetches the file with its own key
   })
 
@@ -133,7 +163,10 @@ describe('webhooks (extension webhooks)', () => {
     expect(failed.status).toBe('FAILED')
     const [d] = await settled(u, a.webhook.id)
     expect(d).toMatchObject({ event_type: 'export.failed', status: 'succeeded' })
-    expect(JSON.parse(all.got[0]!.body)).toMatchObject({ type: 'export.failed', data: { search_id: failed.search_id, status: 'FAILED', error: expect.stringMatching(/fail/) } })
+    expect(JSON.parse(all.got[0]!.body)).toMatchObject({
+      type: 'export.failed',
+      data: { search_id: failed.search_id, status: 'FAILED', error: expect.stringMatching(/fail/) },
+    })
     expect(await deliveries(u, b.webhook.id)).toEqual([])
   })
 
@@ -165,7 +198,13 @@ describe('webhooks (extension webhooks)', () => {
     const { webhook } = await addOk(u, r.url)
     await exportDone(u)
     const [d] = await settled(u, webhook.id)
-    expect(d).toMatchObject({ status: 'failed', attempts: 3, last_status_code: 503, last_error_code: 'http_error', last_error: expect.any(String) })
+    expect(d).toMatchObject({
+      status: 'failed',
+      attempts: 3,
+      last_status_code: 503,
+      last_error_code: 'http_error',
+      last_error: expect.any(String),
+    })
   })
 
   it('does not follow redirects, stops at the timeout, reads a long answer only so far', async () => {
@@ -187,10 +226,16 @@ describe('webhooks (extension webhooks)', () => {
       pump()
     })
     const hooks = await Promise.all([redirect, silent, endless].map((x) => addOk(u, x.url, ['export.completed'])))
-    const tests = await Promise.all(hooks.map((h) => svc.request(`/api/user/webhooks/${h.webhook.id}/test/`, { method: 'POST', token: u.access })))
+    const tests = await Promise.all(
+      hooks.map((h) => svc.request(`/api/user/webhooks/${h.webhook.id}/test/`, { method: 'POST', token: u.access })),
+    )
     expect(tests.map((t) => t.status)).toEqual([202, 202, 202])
     const [redirected] = await settled(u, hooks[0]!.webhook.id)
-    expect(redirected!.attempt_log[0]).toMatchObject({ status_code: 307, error_code: 'redirect', error: expect.stringContaining('not followed') })
+    expect(redirected!.attempt_log[0]).toMatchObject({
+      status_code: 307,
+      error_code: 'redirect',
+      error: expect.stringContaining('not followed'),
+    })
     expect(target.got).toEqual([])
     const [timedOut] = await settled(u, hooks[1]!.webhook.id)
     expect(timedOut!.attempt_log[0]).toMatchObject({ status_code: null, error_code: 'timeout' })
@@ -236,7 +281,10 @@ describe('webhooks (extension webhooks)', () => {
       expect(res.status, JSON.stringify(json)).toBe(400)
       const b = await body<{ error_codes: Record<string, Array<{ code: string }>> }>(res)
       const issues = Object.entries(b.error_codes).filter(([k]) => k === field || k.startsWith(`${field}.`))
-      expect(issues.flatMap(([, list]) => list.map((i) => i.code)), JSON.stringify(json)).toContain(code)
+      expect(
+        issues.flatMap(([, list]) => list.map((i) => i.code)),
+        JSON.stringify(json),
+      ).toContain(code)
     }
   })
 
@@ -271,7 +319,9 @@ describe('webhooks (extension webhooks)', () => {
     expect(verify(rotated.secret, r.got[0]!.headers['leads-signature'] as string, r.got[0]!.body)).toBe(true)
     expect(verify(secret, r.got[0]!.headers['leads-signature'] as string, r.got[0]!.body)).toBe(false)
 
-    const more = await Promise.all([1, 2, 3, 4, 5].map(() => svc.request(`/api/user/webhooks/${webhook.id}/test/`, { method: 'POST', token: u.access })))
+    const more = await Promise.all(
+      [1, 2, 3, 4, 5].map(() => svc.request(`/api/user/webhooks/${webhook.id}/test/`, { method: 'POST', token: u.access })),
+    )
     expect(more.map((m) => m.status).sort()).toEqual([202, 202, 202, 202, 429])
 
     expect((await svc.request(`/api/user/webhooks/${webhook.id}/`, { method: 'DELETE', token: u.access })).status).toBe(204)
@@ -295,7 +345,9 @@ describe('webhooks (extension webhooks)', () => {
     }
     expect(await body(await svc.request('/api/user/webhooks/', { token: other.access }))).toEqual([])
 
-    const key = await body<{ token: string }>(await svc.request('/api/user/api-keys/', { method: 'POST', token: u.access, json: { scope: 'read' } }))
+    const key = await body<{ token: string }>(
+      await svc.request('/api/user/api-keys/', { method: 'POST', token: u.access, json: { scope: 'read' } }),
+    )
     const refused = await svc.request('/api/user/webhooks/', { method: 'POST', token: key.token, json: { url: r.url } })
     expect(refused.status).toBe(403)
     expect((await svc.request('/api/user/webhooks/', { token: key.token })).status).toBe(200)
@@ -303,19 +355,27 @@ describe('webhooks (extension webhooks)', () => {
     const answers = await Promise.all(Array.from({ length: 12 }, () => add(u, { url: r.url })))
     expect(answers.filter((a) => a.status === 201)).toHaveLength(9) // 10 with the first
     const over = answers.find((a) => a.status === 400)!
-    expect((await body<{ error_codes: Record<string, Array<{ code: string; limit: number }>> }>(over)).error_codes.non_field_errors).toEqual([
-      { code: 'webhook_limit', limit: 10 },
-    ])
+    expect(
+      (await body<{ error_codes: Record<string, Array<{ code: string; limit: number }>> }>(over)).error_codes.non_field_errors,
+    ).toEqual([{ code: 'webhook_limit', limit: 10 }])
   })
 
   it('a secret that cannot be read (SECRET_KEY changed) fails the attempt instead of retrying forever; old settled deliveries are pruned', async () => {
     const u = await signUp(svc)
     const r = await local()
     const { webhook } = await addOk(u, r.url)
-    await svc.deps.db.query("UPDATE webhook_endpoints SET secret_sealed = 'v1.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' WHERE id = $1", [webhook.id])
+    await svc.deps.db.query(
+      "UPDATE webhook_endpoints SET secret_sealed = 'v1.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' WHERE id = $1",
+      [webhook.id],
+    )
     await svc.request(`/api/user/webhooks/${webhook.id}/test/`, { method: 'POST', token: u.access })
     const [d] = await settled(u, webhook.id)
-    expect(d).toMatchObject({ status: 'failed', attempts: 3, last_error_code: 'secret_unreadable', last_error: 'The signing secret cannot be read: rotate it.' })
+    expect(d).toMatchObject({
+      status: 'failed',
+      attempts: 3,
+      last_error_code: 'secret_unreadable',
+      last_error: 'The signing secret cannot be read: rotate it.',
+    })
     expect(r.got).toEqual([])
 
     await svc.deps.db.query(`UPDATE webhook_deliveries SET created_at = clock_timestamp() - $2 * interval '1 day' WHERE endpoint_id = $1`, [
@@ -328,7 +388,9 @@ describe('webhooks (extension webhooks)', () => {
 
   it('signs with the wall-clock time even when the service clock was moved (receivers compare it with their own)', async () => {
     const mover = await signUp(svc)
-    expect((await svc.request('/api/_test/clock/', { method: 'POST', token: mover.access, json: { advance_seconds: 86_400 } })).status).toBe(200)
+    expect(
+      (await svc.request('/api/_test/clock/', { method: 'POST', token: mover.access, json: { advance_seconds: 86_400 } })).status,
+    ).toBe(200)
     const u = await signUp(svc) // signed in on the moved clock
     const r = await local()
     const { webhook, secret } = await addOk(u, r.url)

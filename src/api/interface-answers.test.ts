@@ -26,7 +26,11 @@ describe('download-status: only `status` is promised', () => {
   })
 
   it('reads numbers sent as strings and ignores an error of another type', async () => {
-    server.use(http.get('*/api/download-status/:id/', () => HttpResponse.json({ status: 'FAILED', progress: '40', lead_count: '100', error: { code: 1 } })))
+    server.use(
+      http.get('*/api/download-status/:id/', () =>
+        HttpResponse.json({ status: 'FAILED', progress: '40', lead_count: '100', error: { code: 1 } }),
+      ),
+    )
     const s = await getExportStatus('s-1')
     expect(s).toMatchObject({ status: 'FAILED', progress: 40, lead_count: 100, error: undefined })
   })
@@ -68,7 +72,12 @@ describe('area lists: bare or paginated', () => {
   it('reads {count, next, previous, results}', async () => {
     server.use(
       http.get('*/api/locations/level2/', () =>
-        HttpResponse.json({ count: 1, next: null, previous: null, results: [{ id: 5, name: 'Oberbayern', level1_id: 2, level1_name: 'Bayern' }] }),
+        HttpResponse.json({
+          count: 1,
+          next: null,
+          previous: null,
+          results: [{ id: 5, name: 'Oberbayern', level1_id: 2, level1_name: 'Bayern' }],
+        }),
       ),
     )
     const list = await getLevel2('DE', [])
@@ -126,7 +135,14 @@ describe('fresh data (download-delta, interface 2.5) with opaque ids', () => {
     server.use(
       http.post('*/api/user/search-history/:id/download-delta/', ({ request }) => {
         path = new URL(request.url).pathname
-        return HttpResponse.json({ status: 'validated', validation_code: 'ok', search_id: 'c0ffee-1', lead_count: '3', required_credits: 3, available_credits: 10 })
+        return HttpResponse.json({
+          status: 'validated',
+          validation_code: 'ok',
+          search_id: 'c0ffee-1',
+          lead_count: '3',
+          required_credits: 3,
+          available_credits: 10,
+        })
       }),
     )
     const r = await requestDelta('c0ffee-1', true)
@@ -139,8 +155,22 @@ describe('History without a list endpoint (the interface has none)', () => {
   beforeEach(() => localStorage.clear())
 
   it('a 404 lists the exports this browser started, each with its status from download-status', async () => {
-    recordLocalExport('7', { search_id: 's-1', filters: { countries: ['DE'] }, export_format: 'csv', max_leads: null, created_at: '2026-11-01T10:00:00Z', lead_count: 30, credits_charged: 30 })
-    recordLocalExport('7', { search_id: 's-2', filters: { countries: ['FR'] }, export_format: 'excel', max_leads: 10, created_at: '2026-11-02T10:00:00Z' })
+    recordLocalExport('7', {
+      search_id: 's-1',
+      filters: { countries: ['DE'] },
+      export_format: 'csv',
+      max_leads: null,
+      created_at: '2026-11-01T10:00:00Z',
+      lead_count: 30,
+      credits_charged: 30,
+    })
+    recordLocalExport('7', {
+      search_id: 's-2',
+      filters: { countries: ['FR'] },
+      export_format: 'excel',
+      max_leads: 10,
+      created_at: '2026-11-02T10:00:00Z',
+    })
     recordLocalExport('8', { search_id: 'other', filters: {}, export_format: 'csv', max_leads: null, created_at: '2026-11-02T10:00:00Z' })
     server.use(
       http.get('*/api/user/search-history/', () => HttpResponse.json({ detail: 'Not found.' }, { status: 404 })),
@@ -159,7 +189,12 @@ describe('History without a list endpoint (the interface has none)', () => {
   it('with a list endpoint the list is the service’s', async () => {
     server.use(
       http.get('*/api/user/search-history/', () =>
-        HttpResponse.json({ count: 1, next: null, previous: null, results: [{ search_id: 3, filters: {}, created_at: '2026-11-01T00:00:00Z', status: 'COMPLETED' }] }),
+        HttpResponse.json({
+          count: 1,
+          next: null,
+          previous: null,
+          results: [{ search_id: 3, filters: {}, created_at: '2026-11-01T00:00:00Z', status: 'COMPLETED' }],
+        }),
       ),
     )
     const page = await getSearchHistory(1, 20, { account: '7' })

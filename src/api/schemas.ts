@@ -30,7 +30,14 @@ export const looseNumber = () =>
   )
 
 /** Text that may be missing, null or not a string: undefined unless it is a string. */
-export const looseText = () => z.catch(z.pipe(z.nullish(z.string()), z.transform((v) => v ?? undefined)), undefined)
+export const looseText = () =>
+  z.catch(
+    z.pipe(
+      z.nullish(z.string()),
+      z.transform((v) => v ?? undefined),
+    ),
+    undefined,
+  )
 
 /** A date-time that may be missing or unreadable: undefined then (an Invalid Date would throw in render). */
 export const looseDateTime = () =>
@@ -75,11 +82,25 @@ export const looseNameList = () =>
 
 /** Ids of look-ups (level3 ids are strings), kept as strings; an empty one passes (opaqueId refuses it). */
 export const idSchema = () => z.pipe(z.union([z.number(), z.string()]), z.transform(String))
-export const optionalId = () => z.pipe(z.nullish(idSchema()), z.transform((v) => v ?? undefined))
-export const optionalName = () => z.pipe(z.nullish(z.string()), z.transform((v) => v ?? undefined))
+export const optionalId = () =>
+  z.pipe(
+    z.nullish(idSchema()),
+    z.transform((v) => v ?? undefined),
+  )
+export const optionalName = () =>
+  z.pipe(
+    z.nullish(z.string()),
+    z.transform((v) => v ?? undefined),
+  )
 /** Text fields that may be missing, null or a number: always a string for the UI. */
 export const text = () =>
-  z.pipe(z.nullish(z.union([z.string(), z.number()])), z.transform((v) => (v === null || v === undefined ? '' : String(v))))
+  z.pipe(
+    z.nullish(z.union([z.string(), z.number()])),
+    z.transform((v) => (v === null || v === undefined ? '' : String(v))),
+  )
 /** A list that may be missing or null: always an array. */
 export const list = <T extends z.ZodMiniType>(item: T) =>
-  z.pipe(z.nullish(z.array(item)), z.transform((v) => (v ?? []) as z.output<T>[]))
+  z.pipe(
+    z.nullish(z.array(item)),
+    z.transform((v) => (v ?? []) as z.output<T>[]),
+  )

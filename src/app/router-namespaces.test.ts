@@ -46,7 +46,8 @@ function namespacesUsed(file: string, seen = new Set<string>(), found = new Set<
   seen.add(file)
   const src = readFileSync(file, 'utf8')
   for (const m of src.matchAll(/useTranslation\(\s*(\[[^\]]*\]|'[a-z]+')?/g)) {
-    if (!m[1]) found.add('common') // the default namespace
+    if (!m[1])
+      found.add('common') // the default namespace
     else for (const n of m[1].matchAll(/'([a-z]+)'/g)) found.add(n[1]!)
   }
   for (const m of src.matchAll(/\bns[:=]\s*['"{]*'?([a-z]+)'/g)) if (NAMESPACE_NAMES.has(m[1]!)) found.add(m[1]!)

@@ -62,7 +62,12 @@ export function pollInterval(status: string | null | undefined, consecutiveFailu
 }
 
 /** 0–100 from `progress`, or from processed/lead counts when progress is missing; 100 once completed. */
-export function progressPercent(s: { status: string; progress?: number | null; processed_count?: number | null; lead_count?: number | null }): number {
+export function progressPercent(s: {
+  status: string
+  progress?: number | null
+  processed_count?: number | null
+  lead_count?: number | null
+}): number {
   if (exportPhase(s.status) === 'completed') return 100
   if (typeof s.progress === 'number' && Number.isFinite(s.progress)) return Math.max(0, Math.min(100, Math.round(s.progress)))
   if (s.lead_count && s.processed_count) return Math.max(0, Math.min(100, Math.round((100 * s.processed_count) / s.lead_count)))

@@ -109,18 +109,27 @@ export function filtersToSearchParams(f: SearchFilters): URLSearchParams {
 
 export function searchParamsToFilters(p: URLSearchParams): SearchFilters {
   const countries = uniqueBy(
-    p.getAll('country').map((c) => c.trim().toUpperCase()).filter((c) => /^[A-Z]{2}$/.test(c)),
+    p
+      .getAll('country')
+      .map((c) => c.trim().toUpperCase())
+      .filter((c) => /^[A-Z]{2}$/.test(c)),
     (c) => c,
   )
   const categories = uniqueBy(
-    p.getAll('cat').map(decodeNamed).filter((n): n is NamedId => n !== null),
+    p
+      .getAll('cat')
+      .map(decodeNamed)
+      .filter((n): n is NamedId => n !== null),
     (n) => n.id,
   )
   const places = Object.fromEntries(
     PLACE_LEVELS.map(([field, param]) => [
       field,
       uniqueBy(
-        p.getAll(param).map(decodePlace).filter((x): x is Place => x !== null && countries.includes(x.country)),
+        p
+          .getAll(param)
+          .map(decodePlace)
+          .filter((x): x is Place => x !== null && countries.includes(x.country)),
         (x) => x.id,
       ),
     ]),

@@ -20,7 +20,8 @@ describe('401 and the refresh token', () => {
       http.get('/api/thing/:n/', ({ request }) => {
         const auth = request.headers.get('Authorization')
         authHeaders.push(auth)
-        if (auth !== 'Bearer new-access') return HttpResponse.json({ detail: 'Token is invalid or expired', code: 'token_not_valid' }, { status: 401 })
+        if (auth !== 'Bearer new-access')
+          return HttpResponse.json({ detail: 'Token is invalid or expired', code: 'token_not_valid' }, { status: 401 })
         return HttpResponse.json({ ok: true, extra: 'tolerated' })
       }),
       http.post('/api/token/refresh/', async ({ request }) => {
@@ -204,11 +205,21 @@ describe('requests', () => {
     let seen: { url: string; id: string | null; body: unknown; type: string | null } | null = null
     server.use(
       http.post('/api/companies/', async ({ request }) => {
-        seen = { url: request.url, id: request.headers.get('X-Request-ID'), body: await request.json(), type: request.headers.get('Content-Type') }
+        seen = {
+          url: request.url,
+          id: request.headers.get('X-Request-ID'),
+          body: await request.json(),
+          type: request.headers.get('Content-Type'),
+        }
         return HttpResponse.json({ ok: true })
       }),
     )
-    await api('/api/companies/', { method: 'POST', query: { countries: ['DE', 'FR'], email: true, phone_number: false }, body: { a: 1 }, auth: false })
+    await api('/api/companies/', {
+      method: 'POST',
+      query: { countries: ['DE', 'FR'], email: true, phone_number: false },
+      body: { a: 1 },
+      auth: false,
+    })
     expect(seen).not.toBeNull()
     const s = seen as unknown as { url: string; id: string; body: unknown; type: string }
     expect(new URL(s.url).pathname).toBe('/api/companies/')

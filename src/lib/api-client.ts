@@ -20,7 +20,12 @@ export type QueryValue = string | number | boolean | null | undefined | Readonly
  */
 export interface ResponseSchema<T> {
   readonly '~standard': {
-    readonly validate: (value: unknown) => { readonly value: T; readonly issues?: undefined } | { readonly issues: ReadonlyArray<unknown> } | Promise<{ readonly value: T; readonly issues?: undefined } | { readonly issues: ReadonlyArray<unknown> }>
+    readonly validate: (
+      value: unknown,
+    ) =>
+      | { readonly value: T; readonly issues?: undefined }
+      | { readonly issues: ReadonlyArray<unknown> }
+      | Promise<{ readonly value: T; readonly issues?: undefined } | { readonly issues: ReadonlyArray<unknown> }>
   }
 }
 
@@ -80,7 +85,9 @@ export class ApiError extends Error {
   /** The whole answer as one issue: its code, its numbers (retry_after, required_credits…) and its detail. */
   get issue(): ErrorIssue {
     const params = Object.fromEntries(
-      Object.entries(this.body).filter((p): p is [string, string | number] => p[0] !== 'code' && (typeof p[1] === 'number' || typeof p[1] === 'string')),
+      Object.entries(this.body).filter(
+        (p): p is [string, string | number] => p[0] !== 'code' && (typeof p[1] === 'number' || typeof p[1] === 'string'),
+      ),
     )
     return { message: this.detail, params, ...(this.code ? { code: this.code } : {}) }
   }
@@ -198,7 +205,10 @@ export async function api<T = unknown>(path: string, options: ApiOptions<T> = {}
       await loadErrorStrings()
       // the body's retry_after (seconds) when the header is missing
       const bodyWait = throttled && typeof throttled === 'object' ? (throttled as { retry_after?: unknown }).retry_after : undefined
-      throw new ApiError(429, throttled, { retryAfterMs: retryAfterMs ?? (typeof bodyWait === 'number' ? bodyWait * 1000 : undefined), requestId })
+      throw new ApiError(429, throttled, {
+        retryAfterMs: retryAfterMs ?? (typeof bodyWait === 'number' ? bodyWait * 1000 : undefined),
+        requestId,
+      })
     }
 
     if (!res.ok) {
@@ -212,7 +222,11 @@ export async function api<T = unknown>(path: string, options: ApiOptions<T> = {}
     const parsed = await ('~standard' in schema ? schema : schema())['~standard'].validate(data)
     if (parsed.issues) {
       console.error(`Unexpected response from ${method} ${path}`, parsed.issues)
-      throw new ApiError(res.status, { detail: 'The service answered in an unexpected shape.', code: CLIENT_CODES.invalidResponse }, { requestId })
+      throw new ApiError(
+        res.status,
+        { detail: 'The service answered in an unexpected shape.', code: CLIENT_CODES.invalidResponse },
+        { requestId },
+      )
     }
     return parsed.value
   }

@@ -28,7 +28,9 @@ describe('holdEarlyClicks', () => {
   })
 
   it('undoes a checkbox toggled before the release and toggles it on the release, through its label too', () => {
-    const root = page('<label><input type="checkbox"> An email address</label><input type="radio" name="f" value="csv" checked><input type="radio" name="f" value="xlsx" id="x">')
+    const root = page(
+      '<label><input type="checkbox"> An email address</label><input type="radio" name="f" value="csv" checked><input type="radio" name="f" value="xlsx" id="x">',
+    )
     const box = root.querySelector<HTMLInputElement>('input[type="checkbox"]')!
     const xlsx = root.querySelector<HTMLInputElement>('#x')!
     const release = holdEarlyClicks(root)

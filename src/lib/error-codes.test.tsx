@@ -39,10 +39,30 @@ describe('service errors by code', () => {
   // each language: the field error of a taken email, a length limit (plural and number follow the
   // limit) and the 403 of an export without enough credits (numbers in the language's digits)
   it.each([
-    ['en', 'An account with this email already exists. Sign in or reset your password.', 'Use at most 150 characters.', 'Not enough credits: this needs 1,200 and 250 are available.'],
-    ['de', 'Es gibt bereits ein Konto mit dieser E-Mail-Adresse. Melden Sie sich an oder setzen Sie Ihr Passwort zurück.', 'Verwenden Sie höchstens 150 Zeichen.', 'Nicht genug Credits: Benötigt werden 1.200, verfügbar sind 250.'],
-    ['pl', 'Konto z tym adresem e-mail już istnieje. Zaloguj się lub zresetuj hasło.', 'Użyj najwyżej 150 znaków.', 'Za mało kredytów: potrzeba 1200, a dostępnych jest 250.'],
-    ['he', 'כבר קיים חשבון עם האימייל הזה. התחברו או אפסו את הסיסמה.', 'השתמשו ב-150 תווים לכל היותר.', 'אין מספיק קרדיטים: נדרשים 1,200 וזמינים 250.'],
+    [
+      'en',
+      'An account with this email already exists. Sign in or reset your password.',
+      'Use at most 150 characters.',
+      'Not enough credits: this needs 1,200 and 250 are available.',
+    ],
+    [
+      'de',
+      'Es gibt bereits ein Konto mit dieser E-Mail-Adresse. Melden Sie sich an oder setzen Sie Ihr Passwort zurück.',
+      'Verwenden Sie höchstens 150 Zeichen.',
+      'Nicht genug Credits: Benötigt werden 1.200, verfügbar sind 250.',
+    ],
+    [
+      'pl',
+      'Konto z tym adresem e-mail już istnieje. Zaloguj się lub zresetuj hasło.',
+      'Użyj najwyżej 150 znaków.',
+      'Za mało kredytów: potrzeba 1200, a dostępnych jest 250.',
+    ],
+    [
+      'he',
+      'כבר קיים חשבון עם האימייל הזה. התחברו או אפסו את הסיסמה.',
+      'השתמשו ב-150 תווים לכל היותר.',
+      'אין מספיק קרדיטים: נדרשים 1,200 וזמינים 250.',
+    ],
     ['th', 'มีบัญชีที่ใช้อีเมลนี้อยู่แล้ว โปรดเข้าสู่ระบบหรือรีเซ็ตรหัสผ่าน', 'ใช้ได้ไม่เกิน 150 อักขระ', 'เครดิตไม่พอ: ต้องใช้ 1,200 แต่มีอยู่ 250'],
   ])('%s: codes are translated with their numbers', async (lng, taken, tooLong, credits) => {
     await changeLanguage(lng as 'en')
@@ -51,7 +71,13 @@ describe('service errors by code', () => {
     const b = await failing(fieldError('first_name', 'Too big: expected string to have <=150 characters', 'max_length', { limit: 150 }))
     expect(b.fieldErrors).toEqual({ first_name: [tooLong] })
     const c = await failing(
-      { detail: 'Not enough credits.', code: 'insufficient_credits', validation_code: 'insufficient_credits', required_credits: 1200, available_credits: 250 },
+      {
+        detail: 'Not enough credits.',
+        code: 'insufficient_credits',
+        validation_code: 'insufficient_credits',
+        required_credits: 1200,
+        available_credits: 250,
+      },
       403,
     )
     expect(errorMessage(c)).toBe(credits)
@@ -65,7 +91,9 @@ describe('service errors by code', () => {
 
   it('a 400 the form cannot place says what its first field error is about', async () => {
     await changeLanguage('de')
-    const e = await failing(fieldError('non_field_errors', 'An account can hold at most 25 active API keys: revoke one first.', 'api_key_limit', { limit: 25 }))
+    const e = await failing(
+      fieldError('non_field_errors', 'An account can hold at most 25 active API keys: revoke one first.', 'api_key_limit', { limit: 25 }),
+    )
     expect(errorMessage(e)).toBe('Sie können höchstens 25 aktive API-Schlüssel haben. Widerrufen Sie zuerst einen.')
   })
 
@@ -95,7 +123,9 @@ describe('service errors by code', () => {
 
   it('a throttled answer counts its seconds', async () => {
     await changeLanguage('pl')
-    expect(translateIssue({ code: 'throttled', params: { retry_after: 42 }, message: 'x' })).toBe('Zbyt wiele prób. Spróbuj ponownie za 42 sekundy.')
+    expect(translateIssue({ code: 'throttled', params: { retry_after: 42 }, message: 'x' })).toBe(
+      'Zbyt wiele prób. Spróbuj ponownie za 42 sekundy.',
+    )
     expect(translateIssue({ params: {}, message: 'Request was throttled. Expected available in 5 seconds.' })).toBe(
       'Zbyt wiele prób. Spróbuj ponownie za 5 sekund.',
     )
@@ -108,11 +138,19 @@ describe('sign-up with a taken email', () => {
     ['he', 'דוא״ל', 'סיסמה', 'יצירת חשבון', 'כבר קיים חשבון עם האימייל הזה. התחברו או אפסו את הסיסמה.'],
     ['pl', 'E-mail', 'Hasło', 'Utwórz konto', 'Konto z tym adresem e-mail już istnieje. Zaloguj się lub zresetuj hasło.'],
     ['th', 'อีเมล', 'รหัสผ่าน', 'สร้างบัญชี', 'มีบัญชีที่ใช้อีเมลนี้อยู่แล้ว โปรดเข้าสู่ระบบหรือรีเซ็ตรหัสผ่าน'],
-    ['de', 'E-Mail', 'Passwort', 'Konto erstellen', 'Es gibt bereits ein Konto mit dieser E-Mail-Adresse. Melden Sie sich an oder setzen Sie Ihr Passwort zurück.'],
+    [
+      'de',
+      'E-Mail',
+      'Passwort',
+      'Konto erstellen',
+      'Es gibt bereits ein Konto mit dieser E-Mail-Adresse. Melden Sie sich an oder setzen Sie Ihr Passwort zurück.',
+    ],
   ])('%s: the field shows the message in the language', async (lng, emailLabel, passwordLabel, submit, message) => {
     await changeLanguage(lng as 'en')
     server.use(
-      http.post('/api/auth/sign-up/', () => HttpResponse.json(fieldError('email', 'An account with this email already exists.', 'email_taken'), { status: 400 })),
+      http.post('/api/auth/sign-up/', () =>
+        HttpResponse.json(fieldError('email', 'An account with this email already exists.', 'email_taken'), { status: 400 }),
+      ),
     )
     renderWithProviders(<SignUpForm />, { route: '/sign-up', path: '/sign-up' })
     const user = userEvent.setup()

@@ -25,7 +25,11 @@ const COUNT_PARAM: Record<string, string> = {
 }
 
 /** Codes of other services (DRF's) that mean one of ours. */
-const ALIASES: Record<string, string> = { permission_denied: 'forbidden', authentication_failed: 'invalid_credentials', gone: 'link_expired' }
+const ALIASES: Record<string, string> = {
+  permission_denied: 'forbidden',
+  authentication_failed: 'invalid_credentials',
+  gone: 'link_expired',
+}
 
 /** The real service's English texts (lib/error-texts.ts), loaded with the error strings. */
 let recognised: typeof import('./error-texts').RECOGNISED = []
@@ -68,14 +72,21 @@ export function fieldIssues(body: Record<string, unknown>): Record<string, Error
   const out: Record<string, ErrorIssue[]> = {}
   for (const [field, value] of Object.entries(source)) {
     if (field === 'detail' || field === 'code' || field === 'error_codes') continue
-    const messages = Array.isArray(value) && value.every((x) => typeof x === 'string') ? value : typeof value === 'string' && source !== body ? [value] : null
+    const messages =
+      Array.isArray(value) && value.every((x) => typeof x === 'string')
+        ? value
+        : typeof value === 'string' && source !== body
+          ? [value]
+          : null
     if (!messages) continue
     const fieldCodes = Array.isArray(codes[field]) ? (codes[field] as unknown[]) : []
     out[field] = messages.map((message, i) => {
       const entry = fieldCodes[i]
       if (!entry || typeof entry !== 'object') return { message, params: {} }
       const { code, ...params } = entry as Record<string, unknown>
-      const clean = Object.fromEntries(Object.entries(params).filter((p): p is [string, string | number] => typeof p[1] === 'string' || typeof p[1] === 'number'))
+      const clean = Object.fromEntries(
+        Object.entries(params).filter((p): p is [string, string | number] => typeof p[1] === 'string' || typeof p[1] === 'number'),
+      )
       return { message, params: clean, ...(typeof code === 'string' ? { code } : {}) }
     })
   }

@@ -76,13 +76,20 @@ describe('compareNames', () => {
 })
 
 describe('listParts', () => {
-  const text = (lng: string, items: string[]) => listParts(lng, items).map((p) => p.value).join('')
+  const text = (lng: string, items: string[]) =>
+    listParts(lng, items)
+      .map((p) => p.value)
+      .join('')
 
   it('keeps multi-word names apart in Thai, whose list separator is a bare space', () => {
     // Intl alone gives "Chiang Mai Bang Rak และPhra Nakhon": where does one place end?
     expect(text('th', ['Chiang Mai', 'Bang Rak'])).toBe('Chiang Mai และ Bang Rak')
     expect(text('th', ['Chiang Mai', 'Bang Rak', 'Phra Nakhon'])).toBe('Chiang Mai, Bang Rak และ Phra Nakhon')
-    expect(listParts('th', ['Chiang Mai', 'Bang Rak']).filter((p) => p.type === 'element').map((p) => p.value)).toEqual(['Chiang Mai', 'Bang Rak'])
+    expect(
+      listParts('th', ['Chiang Mai', 'Bang Rak'])
+        .filter((p) => p.type === 'element')
+        .map((p) => p.value),
+    ).toEqual(['Chiang Mai', 'Bang Rak'])
   })
 
   it('leaves the lists of other languages as Intl writes them', () => {

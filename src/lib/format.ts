@@ -15,8 +15,7 @@ function cached<T extends Formatter>(key: string, make: () => T): T {
   return f
 }
 
-export const formatNumber = (lng: string, n: number) =>
-  cached(`n:${lng}`, () => new Intl.NumberFormat(lng)).format(n)
+export const formatNumber = (lng: string, n: number) => cached(`n:${lng}`, () => new Intl.NumberFormat(lng)).format(n)
 
 export const formatPercent = (lng: string, fraction: number) =>
   cached(`p:${lng}`, () => new Intl.NumberFormat(lng, { style: 'percent', maximumFractionDigits: 0 })).format(fraction)
@@ -32,9 +31,7 @@ export const formatDate = (lng: string, d: Date | string | number) =>
   cached(`d:${lng}`, () => new Intl.DateTimeFormat(lng, { dateStyle: 'medium' })).format(new Date(d))
 
 export const formatDateTime = (lng: string, d: Date | string | number) =>
-  cached(`dt:${lng}`, () => new Intl.DateTimeFormat(lng, { dateStyle: 'medium', timeStyle: 'short' })).format(
-    new Date(d),
-  )
+  cached(`dt:${lng}`, () => new Intl.DateTimeFormat(lng, { dateStyle: 'medium', timeStyle: 'short' })).format(new Date(d))
 
 const RELATIVE_UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['year', 31_536_000],
@@ -159,8 +156,33 @@ export const ownLanguageName = (code: Language): string => OWN_NAMES[code]
  * header's language switcher would pay that on every page's first render.
  */
 const BY_OWN_NAME: readonly Language[] = [
-  'cs', 'da', 'de', 'et', 'en', 'es', 'fr', 'hr', 'it', 'lv', 'lt', 'hu', 'nl', 'nb',
-  'pl', 'pt', 'ro', 'sk', 'sl', 'fi', 'sv', 'tr', 'el', 'bg', 'sr', 'he', 'th',
+  'cs',
+  'da',
+  'de',
+  'et',
+  'en',
+  'es',
+  'fr',
+  'hr',
+  'it',
+  'lv',
+  'lt',
+  'hu',
+  'nl',
+  'nb',
+  'pl',
+  'pt',
+  'ro',
+  'sk',
+  'sl',
+  'fi',
+  'sv',
+  'tr',
+  'el',
+  'bg',
+  'sr',
+  'he',
+  'th',
 ]
 const byOwnName = BY_OWN_NAME.map((code) => ({ code, name: OWN_NAMES[code] }))
 

@@ -25,7 +25,13 @@ const storageKey = (account: string) => `leads.exports.v1.${account}`
 function isLocalExport(v: unknown): v is LocalExport {
   if (!v || typeof v !== 'object') return false
   const e = v as Record<string, unknown>
-  return typeof e.search_id === 'string' && typeof e.created_at === 'string' && typeof e.export_format === 'string' && !!e.filters && typeof e.filters === 'object'
+  return (
+    typeof e.search_id === 'string' &&
+    typeof e.created_at === 'string' &&
+    typeof e.export_format === 'string' &&
+    !!e.filters &&
+    typeof e.filters === 'object'
+  )
 }
 
 /** Newest first. Storage that is missing, full, blocked or written by someone else gives an empty list. */

@@ -11,7 +11,9 @@ export function setPageHint(name: PageHint, value: string | null): void {
   try {
     const secure = location.protocol === 'https:' ? '; Secure' : ''
     document.cookie =
-      value === null ? `${name}=; Max-Age=0; Path=/; SameSite=Lax` : `${name}=${encodeURIComponent(value)}; Max-Age=31536000; Path=/; SameSite=Lax${secure}`
+      value === null
+        ? `${name}=; Max-Age=0; Path=/; SameSite=Lax`
+        : `${name}=${encodeURIComponent(value)}; Max-Age=31536000; Path=/; SameSite=Lax${secure}`
   } catch {
     /* cookies disabled: the page renders in the browser */
   }

@@ -60,7 +60,11 @@ function readDigits(digits: string, locale: string): number {
 }
 
 /** Reads `text` as a whole number in `locale` (the dashboard's language), within `limits`. */
-export function parseWholeNumber(text: string, locale: string, { min = 1, max = Number.MAX_SAFE_INTEGER }: WholeNumberLimits = {}): WholeNumber {
+export function parseWholeNumber(
+  text: string,
+  locale: string,
+  { min = 1, max = Number.MAX_SAFE_INTEGER }: WholeNumberLimits = {},
+): WholeNumber {
   // bidi and other format marks (Hebrew puts U+200E before a minus) carry no meaning here
   let rest = text.replace(/\p{Cf}/gu, '').trim()
   if (rest === '') return { ok: false, reason: 'empty' }

@@ -8,8 +8,7 @@ export const queryClient = new QueryClient({
       staleTime: 30_000,
       // 401 and 429 are handled in the fetch layer; other 4xx will not change on retry.
       // Polling stops in hidden tabs: refetchIntervalInBackground stays false (query-client.test.tsx).
-      retry: (failureCount, error) =>
-        !(error instanceof ApiError && error.status >= 400 && error.status < 500) && failureCount < 2,
+      retry: (failureCount, error) => !(error instanceof ApiError && error.status >= 400 && error.status < 500) && failureCount < 2,
     },
   },
 })

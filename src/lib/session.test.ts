@@ -62,7 +62,9 @@ describe('tabs share one session', () => {
     setTokensForTests('old', 'refresh-1')
     server.use(
       http.get('/api/thing/', ({ request }) =>
-        request.headers.get('Authorization') === 'Bearer new' ? HttpResponse.json({ ok: true }) : HttpResponse.json({ code: 'token_not_valid' }, { status: 401 }),
+        request.headers.get('Authorization') === 'Bearer new'
+          ? HttpResponse.json({ ok: true })
+          : HttpResponse.json({ code: 'token_not_valid' }, { status: 401 }),
       ),
       http.post('/api/token/refresh/', () => HttpResponse.json({ access: 'new', refresh: 'refresh-2' })),
     )

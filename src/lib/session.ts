@@ -19,9 +19,7 @@ const LOCK_NAME = 'leads.session.refresh'
 /** How long a tab waits for another tab's new access token once it saw that tab rotate the refresh token. */
 const PEER_TOKEN_WAIT_MS = 1_500
 
-type Message =
-  | { type: 'access'; access: string }
-  | { type: 'signed-out'; reason: SessionEndReason }
+type Message = { type: 'access'; access: string } | { type: 'signed-out'; reason: SessionEndReason }
 
 let accessToken: string | null = null
 /** The refresh token that was current when `accessToken` was issued: a different one in storage means another tab refreshed since. */
@@ -284,7 +282,11 @@ function subscribe(listener: () => void) {
 }
 
 export function useSession(): SessionSnapshot {
-  return useSyncExternalStore(subscribe, () => snapshot, () => snapshot)
+  return useSyncExternalStore(
+    subscribe,
+    () => snapshot,
+    () => snapshot,
+  )
 }
 
 export const isSignedIn = () => snapshot.signedIn

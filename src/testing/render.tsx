@@ -13,7 +13,13 @@ export function createTestQueryClient() {
  */
 export function renderWithProviders(
   ui: ReactElement,
-  { route = '/', path = '*', routes = [], queryClient = createTestQueryClient(), ...options }: {
+  {
+    route = '/',
+    path = '*',
+    routes = [],
+    queryClient = createTestQueryClient(),
+    ...options
+  }: {
     route?: string
     path?: string
     routes?: RouteObject[]
@@ -21,8 +27,6 @@ export function renderWithProviders(
   } & Omit<RenderOptions, 'wrapper'> = {},
 ) {
   const router = createMemoryRouter([{ path, element: ui }, ...routes], { initialEntries: [route] })
-  const Wrapper = ({ children }: { children: ReactNode }) => (
-    <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
-  )
+  const Wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
   return { router, queryClient, ...render(<RouterProvider router={router} />, { wrapper: Wrapper, ...options }) }
 }

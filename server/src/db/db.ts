@@ -138,15 +138,22 @@ type DistributiveOmit<T, K extends keyof T> = T extends unknown ? Omit<T, K> : n
  */
 function startWorker(dataDir: string | undefined) {
   // tsx's ESM entry (require.resolve finds its CommonJS twin beside it)
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href
+  const tsx = pathToFileURL(
+    createRequire(import.meta.url)
+      .resolve('tsx/esm/api')
+      .replace(/\.cjs$/, '.mjs'),
+  ).href
   const entry = new URL('./pglite-worker.ts', import.meta.url).href
-  const worker = new Worker(
-    `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}) })`,
-    { eval: true, workerData: { dataDir } },
-  )
+  const worker = new Worker(`import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}) })`, {
+    eval: true,
+    workerData: { dataDir },
+  })
   let nextId = 1
   let failure: Error | null = null
-  const pending = new Map<number, { resolve: (reply: { rows?: unknown[]; blob?: Uint8Array }) => void; reject: (err: Error) => void; site: Error }>()
+  const pending = new Map<
+    number,
+    { resolve: (reply: { rows?: unknown[]; blob?: Uint8Array }) => void; reject: (err: Error) => void; site: Error }
+  >()
   // the thread keeps the process alive only while a call is waiting for it
   worker.unref()
   const settle = (id: number) => {
@@ -268,9 +275,7 @@ function copyFrom(client: { query(q: unknown): unknown }, sql: string, csv: stri
 const migrationsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations')
 
 async function migrate(db: Db): Promise<void> {
-  await db.exec(
-    'CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
-  )
+  await db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())')
   const done = new Set((await db.query<{ name: string }>('SELECT name FROM schema_migrations')).rows.map((r) => r.name))
   const files = (await readdir(migrationsDir)).filter((f) => f.endsWith('.sql')).sort()
   for (const file of files) {

@@ -20,8 +20,7 @@ export type WorkerRequest =
   | { id: number; op: 'begin' | 'commit' | 'rollback' | 'close' }
 
 export type WorkerReply =
-  | { id: number; rows?: unknown[]; blob?: Uint8Array }
-  | { id: number; error: { message: string } & Record<string, unknown> }
+  { id: number; rows?: unknown[]; blob?: Uint8Array } | { id: number; error: { message: string } & Record<string, unknown> }
 
 const port = parentPort!
 const { dataDir } = workerData as { dataDir: string | undefined }
@@ -66,7 +65,9 @@ async function runPrepared(name: string, text: string, params: unknown[]) {
   let types = parameterTypes.get(name)
   if (!types) {
     try {
-      const described = await pg.execProtocol(message([serialize.parse({ name, text }), serialize.describe({ type: 'S', name }), serialize.sync()]))
+      const described = await pg.execProtocol(
+        message([serialize.parse({ name, text }), serialize.describe({ type: 'S', name }), serialize.sync()]),
+      )
       types = parse.parseDescribeStatementResults(described.messages)
     } catch (err) {
       // whatever was parsed goes, so the next call prepares it afresh

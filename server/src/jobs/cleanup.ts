@@ -86,10 +86,10 @@ export async function runCleanup(deps: CleanupDeps): Promise<CleanupCounts> {
   let exportFiles = 0
   for (const row of expired.rows) {
     await rm(row.file_path, { force: true })
-    const res = await db.query('UPDATE searches SET file_path = NULL, file_removed_at = $2 WHERE id = $1 AND file_path IS NOT NULL RETURNING id', [
-      row.id,
-      now,
-    ])
+    const res = await db.query(
+      'UPDATE searches SET file_path = NULL, file_removed_at = $2 WHERE id = $1 AND file_path IS NOT NULL RETURNING id',
+      [row.id, now],
+    )
     exportFiles += res.rows.length
   }
   const count = async (sql: string, params: unknown[]) => (await db.query(`${sql} RETURNING 1`, params)).rows.length
@@ -108,7 +108,17 @@ export async function runCleanup(deps: CleanupDeps): Promise<CleanupCounts> {
   )
   const webhookAccountEvents = await count(`DELETE FROM webhook_account_events WHERE at < clock_timestamp() - interval '1 day'`, [])
   const previewSearches = await removeUnusedPreviewSearches(db, now)
-  const counts = { tempFiles, exportFiles, refreshTokens, passwordResets, confirmations, loginFailures, webhookDeliveries, webhookAccountEvents, previewSearches }
+  const counts = {
+    tempFiles,
+    exportFiles,
+    refreshTokens,
+    passwordResets,
+    confirmations,
+    loginFailures,
+    webhookDeliveries,
+    webhookAccountEvents,
+    previewSearches,
+  }
   console.log(
     `[cleanup] removed ${tempFiles} orphan temp file(s), ${exportFiles} expired export file(s), ${refreshTokens} refresh token(s), ` +
       `${passwordResets} reset link(s), ${confirmations} confirmation link(s), ${loginFailures} sign-in failure record(s), ${webhookDeliveries} webhook deliveries, ` +

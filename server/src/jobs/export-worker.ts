@@ -222,16 +222,16 @@ export async function processExport(deps: WorkerDeps, row: ExportRow, shouldStop
   const finalPath = path.join(dir, `${row.id}.${ext}`)
   const tmpPath = `${finalPath}.${randomBytes(4).toString('hex')}.tmp`
   try {
-    const fail = await db.query('UPDATE users SET fail_next_export = false WHERE id = $1 AND fail_next_export RETURNING id', [
-      row.user_id,
-    ])
+    const fail = await db.query('UPDATE users SET fail_next_export = false WHERE id = $1 AND fail_next_export RETURNING id', [row.user_id])
     if (fail.rows.length) throw new SimulatedFailure('The export failed (simulated failure: fail-next-export).')
 
     await mkdir(dir, { recursive: true })
     // category names in the file's language when it has one (the interface's file: English)
     const categoryNames = new Map(
       (
-        await db.query<{ id: number; name: string }>('SELECT id, coalesce(names ->> $1, name_en) AS name FROM categories', [row.file_locale ?? 'en'])
+        await db.query<{ id: number; name: string }>('SELECT id, coalesce(names ->> $1, name_en) AS name FROM categories', [
+          row.file_locale ?? 'en',
+        ])
       ).rows.map((c) => [c.id, c.name]),
     )
     const places = {
@@ -243,7 +243,13 @@ export async function processExport(deps: WorkerDeps, row: ExportRow, shouldStop
       // an export queued before leads were recorded (a rolling upgrade): fix its set as its file defines it
       const filters = normaliseFilters(asFiltersInput(row.filters))
       await db.tx((q) =>
-        recordExportLeads(q, row.id, row.user_id, { filters, upTo: new Date(row.snapshot_at ?? row.created_at), after: row.created_after }, row.lead_count),
+        recordExportLeads(
+          q,
+          row.id,
+          row.user_id,
+          { filters, upTo: new Date(row.snapshot_at ?? row.created_at), after: row.created_after },
+          row.lead_count,
+        ),
       )
     }
     // exactly the leads fixed when the export was charged, in id order; the addresses, category ids and
@@ -256,7 +262,13 @@ export async function processExport(deps: WorkerDeps, row: ExportRow, shouldStop
                    FROM companies c WHERE c.id = ANY($1::int[]) ORDER BY c.id`
     const layout = fileLayout(row.file_locale, row.columns as ExportColumn[] | null)
     const writer = ext === 'xlsx' ? xlsxWriter(tmpPath, layout) : csvWriter(tmpPath, layout)
-    const categoriesOf = (list: string) => (list === '' ? '' : list.split(',').map((id) => categoryNames.get(Number(id)) ?? id).join(';'))
+    const categoriesOf = (list: string) =>
+      list === ''
+        ? ''
+        : list
+            .split(',')
+            .map((id) => categoryNames.get(Number(id)) ?? id)
+            .join(';')
     const value: Record<ExportColumn, (lead: LeadRow) => Cell> = {
       name: (l) => l[1],
       email: (l) => l[2],
@@ -362,7 +374,10 @@ export async function processExport(deps: WorkerDeps, row: ExportRow, shouldStop
       // process does neither: its lease lapses and a worker of any instance takes the job over.)
       if (!lease.lost && lease.owner) {
         await db
-          .query("UPDATE searches SET status = 'PENDING', lease_owner = NULL, lease_until = NULL WHERE id = $1 AND lease_owner = $2", [row.id, lease.owner])
+          .query("UPDATE searches SET status = 'PENDING', lease_owner = NULL, lease_until = NULL WHERE id = $1 AND lease_owner = $2", [
+            row.id,
+            lease.owner,
+          ])
           .catch((e: unknown) => console.error(`[export ${row.id}] could not hand the job back: ${describeError(e)}`))
       }
       return
@@ -427,23 +442,26 @@ export function startExportWorker(deps: WorkerDeps): { kick: () => void; stop: (
       if (!job) return
       if (job.attempts > 1) console.log(`[export ${job.id}] taken over by ${owner} (attempt ${job.attempts})`)
       const lease: Lease = { owner, lost: false }
-      const heartbeat = setInterval(() => {
-        deps.db
-          .query(
-            `UPDATE searches SET lease_until = clock_timestamp() + $3 * interval '1 millisecond'
+      const heartbeat = setInterval(
+        () => {
+          deps.db
+            .query(
+              `UPDATE searches SET lease_until = clock_timestamp() + $3 * interval '1 millisecond'
               WHERE id = $1 AND lease_owner = $2 AND status = 'PROCESSING' RETURNING id`,
-            [job.id, owner, leaseMs],
-          )
-          .then(
-            (res) => {
-              if (!res.rows.length && !lease.lost) {
-                lease.lost = true
-                console.log(`[export ${job.id}] lease lost by ${owner}: stopping without writing`)
-              }
-            },
-            (err: unknown) => console.error(`[export ${job.id}] heartbeat failed: ${describeError(err)}`),
-          )
-      }, Math.max(50, Math.floor(leaseMs / 3)))
+              [job.id, owner, leaseMs],
+            )
+            .then(
+              (res) => {
+                if (!res.rows.length && !lease.lost) {
+                  lease.lost = true
+                  console.log(`[export ${job.id}] lease lost by ${owner}: stopping without writing`)
+                }
+              },
+              (err: unknown) => console.error(`[export ${job.id}] heartbeat failed: ${describeError(err)}`),
+            )
+        },
+        Math.max(50, Math.floor(leaseMs / 3)),
+      )
       try {
         await processExport(deps, job, () => stopped, lease)
       } finally {

@@ -84,7 +84,8 @@ export async function deliverOnce(
     }
     // the connection goes to the address just checked, whatever the name resolves to a moment later
     const pinned: LookupFunction = (_host, options, cb) => {
-      if (typeof options === 'object' && options?.all) (cb as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [target])
+      if (typeof options === 'object' && options?.all)
+        (cb as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [target])
       else cb(null, target.address, target.family)
     }
     return await new Promise<AttemptResult>((resolve) => {
@@ -125,7 +126,9 @@ export async function deliverOnce(
 }
 
 /** Deliveries of a lane that may be sent now: due (or their sender's lease lapsed), of an endpoint not paused. */
-const DUE = (lane: string) => `((d.status = 'pending' AND d.next_attempt_at <= clock_timestamp()) OR (d.status = 'delivering' AND d.lease_until < clock_timestamp()))
+const DUE = (
+  lane: string,
+) => `((d.status = 'pending' AND d.next_attempt_at <= clock_timestamp()) OR (d.status = 'delivering' AND d.lease_until < clock_timestamp()))
    AND (d.event_type = '${TEST_EVENT}') = ${lane}
    AND (e.paused_until IS NULL OR e.paused_until <= clock_timestamp())`
 /** A delivery of the same account being sent right now (a lapsed lease does not count: its sender is gone). */
@@ -245,7 +248,9 @@ async function recordAttempt(deps: WorkerDeps, d: DeliveryRow, owner: string, re
     if (!rows.length) return // the lease lapsed and another worker took the delivery over
     const { unhealthyAfter, unhealthyRetryMs } = config.webhooks
     if (result.statusCode !== null) {
-      await q.query('UPDATE webhook_endpoints SET consecutive_timeouts = 0, unhealthy_since = NULL, paused_until = NULL WHERE id = $1', [d.endpoint_id])
+      await q.query('UPDATE webhook_endpoints SET consecutive_timeouts = 0, unhealthy_since = NULL, paused_until = NULL WHERE id = $1', [
+        d.endpoint_id,
+      ])
     } else if (result.error === 'timeout') {
       await q.query(
         `UPDATE webhook_endpoints SET consecutive_timeouts = consecutive_timeouts + 1,

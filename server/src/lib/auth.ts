@@ -17,7 +17,10 @@ const importedKeys = new Map<string, Promise<webcrypto.CryptoKey>>()
 function key(secret: string): Promise<webcrypto.CryptoKey> {
   let imported = importedKeys.get(secret)
   if (!imported) {
-    imported = webcrypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify'])
+    imported = webcrypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
+      'sign',
+      'verify',
+    ])
     if (importedKeys.size >= 32) importedKeys.delete(importedKeys.keys().next().value!)
     importedKeys.set(secret, imported)
   }
@@ -95,7 +98,12 @@ export async function verifyToken(secret: string, token: string, type: 'access' 
   try {
     const { payload } = await jwtVerify(token, await key(secret), { algorithms: ['HS256'], currentDate: now })
     if (payload.token_type !== type || !payload.sub || !payload.jti || typeof payload.iat !== 'number') return null
-    const claims = Object.freeze({ userId: Number(payload.sub), jti: payload.jti, iat: payload.iat, familyId: typeof payload.fam === 'string' ? payload.fam : null })
+    const claims = Object.freeze({
+      userId: Number(payload.sub),
+      jti: payload.jti,
+      iat: payload.iat,
+      familyId: typeof payload.fam === 'string' ? payload.fam : null,
+    })
     if (type === 'access' && typeof payload.exp === 'number') {
       if (verifiedAccess.size >= MAX_VERIFIED) verifiedAccess.delete(verifiedAccess.keys().next().value!)
       verifiedAccess.set(token, { secret, claims, exp: payload.exp, nbf: payload.nbf })
@@ -172,7 +180,12 @@ async function authenticate(c: Parameters<MiddlewareHandler<AppEnv>>[0]): Promis
   if (scheme === 'bearer' && looksLikeJwt(token)) {
     const claims = await verifyToken(config.secret, token, 'access', now)
     if (!claims) throw tokenNotValid()
-    const found = (await db.query<{ id: number; tokens_valid_after: Date | null; session_ended: boolean }>(ACCESS_STATE, [claims.userId, claims.familyId ?? ''])).rows[0]
+    const found = (
+      await db.query<{ id: number; tokens_valid_after: Date | null; session_ended: boolean }>(ACCESS_STATE, [
+        claims.userId,
+        claims.familyId ?? '',
+      ])
+    ).rows[0]
     if (!found) throw tokenNotValid('User not found')
     // Issued before the last password reset (see firstValidIatSeconds for the same-second rule).
     const firstValid = firstValidIatSeconds(found.tokens_valid_after)
@@ -186,10 +199,14 @@ async function authenticate(c: Parameters<MiddlewareHandler<AppEnv>>[0]): Promis
     return
   }
   const row = (
-    await db.query<{ id: string; user_id: number; expiry: Date | null; revoked_at: Date | null; scope: KeyScope; monthly_credit_cap: number | null }>(
-      API_KEY_STATE,
-      [hashApiKey(token)],
-    )
+    await db.query<{
+      id: string
+      user_id: number
+      expiry: Date | null
+      revoked_at: Date | null
+      scope: KeyScope
+      monthly_credit_cap: number | null
+    }>(API_KEY_STATE, [hashApiKey(token)])
   ).rows[0]
   if (!row || row.revoked_at || (row.expiry && new Date(row.expiry) <= now)) throw tokenNotValid('Invalid API key.')
   c.set('user', { id: row.user_id })

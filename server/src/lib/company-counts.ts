@@ -49,8 +49,7 @@ export const choosesPlaces = (f: Filters) => f.level1_location.length + f.level2
 export const needsDistinct = (f: Filters) => f.category.length > 1 && !f.main_activity_only
 
 /** The company ids an account's exports list (its owned leads), as a set to test ids against. */
-export const ownedIdsSql = (user: string) =>
-  `SELECT unnest(e.company_ids) AS id FROM export_leads e WHERE e.user_id = ${user}`
+export const ownedIdsSql = (user: string) => `SELECT unnest(e.company_ids) AS id FROM export_leads e WHERE e.user_id = ${user}`
 
 /**
  * The count from the kept counts, valid when every company was created by `now`. `owner`: only the

@@ -127,7 +127,8 @@ function accountFrom({ plan_json: plan, ...row }: AccountAndPlanRow): Account {
  */
 export async function loadAccount(q: Queryable, userId: number, now: Date, lock = false): Promise<Account | null> {
   if (!lock) {
-    const row = (await q.query<AccountAndPlanRow>(`SELECT ${ACCOUNT_AND_PLAN} FROM ${ACCOUNT_AND_PLAN_FROM} WHERE u.id = $1`, [userId])).rows[0]
+    const row = (await q.query<AccountAndPlanRow>(`SELECT ${ACCOUNT_AND_PLAN} FROM ${ACCOUNT_AND_PLAN_FROM} WHERE u.id = $1`, [userId]))
+      .rows[0]
     return row ? rollOver(q, accountFrom(row), now) : null
   }
   const row = (await q.query<AccountRow>(`SELECT ${ACCOUNT_COLUMNS} FROM users u WHERE u.id = $1 FOR UPDATE`, [userId])).rows[0]
@@ -190,15 +191,19 @@ const expiryMs = (d: Date | string | null): number => (d === null ? Infinity : n
 export function spendingOrder(account: AccountRow, lots: readonly LotRow[]): CreditSource[] {
   const sources: (CreditSource & { rank: number })[] = lots
     .filter((l) => l.remaining > 0)
-    .map((l) => ({ source: 'purchased', lotId: l.id, credits: l.remaining, expiresAt: l.expires_at === null ? null : new Date(l.expires_at), rank: l.id }))
+    .map((l) => ({
+      source: 'purchased',
+      lotId: l.id,
+      credits: l.remaining,
+      expiresAt: l.expires_at === null ? null : new Date(l.expires_at),
+      rank: l.id,
+    }))
   const subscription = Math.max(0, account.remaining_credits)
   if (subscription > 0) {
     const end = account.current_period_end
     sources.push({ source: 'subscription', lotId: null, credits: subscription, expiresAt: end === null ? null : new Date(end), rank: -1 })
   }
-  return sources
-    .sort((a, b) => expiryMs(a.expiresAt) - expiryMs(b.expiresAt) || a.rank - b.rank)
-    .map(({ rank: _rank, ...s }) => s)
+  return sources.sort((a, b) => expiryMs(a.expiresAt) - expiryMs(b.expiresAt) || a.rank - b.rank).map(({ rank: _rank, ...s }) => s)
 }
 
 /**
@@ -249,8 +254,9 @@ export const insufficientCredits = (required: number, available: number) =>
  * and aborts the transaction. The charge is recorded with the balances that paid.
  */
 export async function chargeCredits(q: Queryable, account: AccountRow, amount: number, searchId: number, now: Date): Promise<ChargedFrom> {
-  const lots = (await q.query<LotRow>(`SELECT id, remaining, expires_at FROM ${LIVE_LOTS} AND remaining > 0 ORDER BY id FOR UPDATE`, [account.id, now]))
-    .rows
+  const lots = (
+    await q.query<LotRow>(`SELECT id, remaining, expires_at FROM ${LIVE_LOTS} AND remaining > 0 ORDER BY id FOR UPDATE`, [account.id, now])
+  ).rows
   const paid: ChargedFrom = { subscription: 0, purchased: 0 }
   let rest = amount
   for (const from of spendingOrder(account, lots)) {

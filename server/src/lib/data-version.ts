@@ -24,7 +24,9 @@ export interface DataVersion {
 /** SQL: the version's columns, for a query that also reads other things (`FROM … LEFT JOIN data_version dv ON true`). */
 export const DATA_VERSION_COLUMNS = 'dv.version::text AS data_version, dv.max_created_at AS data_max_created_at'
 
-export function dataVersionOf(row: { data_version: string | null; data_max_created_at: Date | string | null } | undefined): DataVersion | null {
+export function dataVersionOf(
+  row: { data_version: string | null; data_max_created_at: Date | string | null } | undefined,
+): DataVersion | null {
   if (!row || row.data_version === null) return null
   return { version: row.data_version, maxCreatedAt: row.data_max_created_at === null ? null : new Date(row.data_max_created_at) }
 }

@@ -196,7 +196,15 @@ export async function startExport(
     if (leadCount === 0) {
       if (options.skipOwned && skippedOwned > 0) {
         throw badRequest(
-          { search_id: [{ message: `You already have all ${skippedOwned} leads of this search: nothing to export, nothing charged.`, code: 'all_leads_owned', params: { count: skippedOwned } }] },
+          {
+            search_id: [
+              {
+                message: `You already have all ${skippedOwned} leads of this search: nothing to export, nothing charged.`,
+                code: 'all_leads_owned',
+                params: { count: skippedOwned },
+              },
+            ],
+          },
           'Nothing to export.',
         )
       }
@@ -321,10 +329,7 @@ export async function downloadDelta(
     if (!account) throw notFound()
     if (!req.dryRun) await lockAccountExports(q, req.userId)
     const original = (
-      await q.query<ExportRow>("SELECT * FROM searches WHERE id = $1 AND user_id = $2 AND kind = 'export'", [
-        req.searchId,
-        req.userId,
-      ])
+      await q.query<ExportRow>("SELECT * FROM searches WHERE id = $1 AND user_id = $2 AND kind = 'export'", [req.searchId, req.userId])
     ).rows[0]
     if (!original) throw notFound('Export not found.')
     const filters = normaliseFilters(asFiltersInput(original.filters))
@@ -424,13 +429,7 @@ export function signDownload(secret: string, userId: number, searchId: number, e
   return createHmac('sha256', secret).update(`${userId}:${searchId}:${expires}`).digest('hex')
 }
 
-export function verifyDownloadSignature(
-  secret: string,
-  userId: number,
-  searchId: number,
-  expires: number,
-  sig: string,
-): boolean {
+export function verifyDownloadSignature(secret: string, userId: number, searchId: number, expires: number, sig: string): boolean {
   const expected = Buffer.from(signDownload(secret, userId, searchId, expires), 'hex')
   const given = /^[0-9a-f]{64}$/i.test(sig) ? Buffer.from(sig, 'hex') : Buffer.alloc(0)
   return given.length === expected.length && timingSafeEqual(given, expected)

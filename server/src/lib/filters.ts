@@ -25,7 +25,11 @@ const rawList = z.union([safeString(), z.array(safeString())]).optional()
 
 function tooMany(ctx: z.RefinementCtx, count: number): boolean {
   if (count <= MAX_LIST_VALUES) return false
-  ctx.addIssue({ code: 'custom', message: `At most ${MAX_LIST_VALUES} values are allowed (got ${count}).`, params: { code: 'too_many_values', limit: MAX_LIST_VALUES } })
+  ctx.addIssue({
+    code: 'custom',
+    message: `At most ${MAX_LIST_VALUES} values are allowed (got ${count}).`,
+    params: { code: 'too_many_values', limit: MAX_LIST_VALUES },
+  })
   return true
 }
 
@@ -49,7 +53,11 @@ const countryList = rawList
     if (tooMany(ctx, parts.length)) return z.NEVER
     const bad = parts.filter((p) => !/^[a-z]{2}$/i.test(p))
     if (bad.length) {
-      ctx.addIssue({ code: 'custom', message: `Not a two-letter country code: ${bad.slice(0, 5).join(', ')}.`, params: { code: 'invalid_country_code' } })
+      ctx.addIssue({
+        code: 'custom',
+        message: `Not a two-letter country code: ${bad.slice(0, 5).join(', ')}.`,
+        params: { code: 'invalid_country_code' },
+      })
       return z.NEVER
     }
     return parts.map((p) => p.toUpperCase())
@@ -137,9 +145,7 @@ export interface Filters {
 export type FiltersInput = Partial<Record<keyof Filters, unknown>>
 
 const sortedUniqueNumbers = (v: unknown): number[] =>
-  Array.isArray(v)
-    ? [...new Set(v.map(Number).filter((n) => Number.isInteger(n) && n > 0 && n <= INT32_MAX))].sort((a, b) => a - b)
-    : []
+  Array.isArray(v) ? [...new Set(v.map(Number).filter((n) => Number.isInteger(n) && n > 0 && n <= INT32_MAX))].sort((a, b) => a - b) : []
 
 const sortedUniqueCountries = (v: unknown): string[] =>
   Array.isArray(v)
@@ -163,7 +169,9 @@ export function normaliseFilters(input: FiltersInput): Filters {
 
 /** sha256 of the canonical JSON: the same filters (in any order or spelling) give the same hash. */
 export function filtersHash(f: Filters): string {
-  return createHash('sha256').update(JSON.stringify(normaliseFilters(f))).digest('hex')
+  return createHash('sha256')
+    .update(JSON.stringify(normaliseFilters(f)))
+    .digest('hex')
 }
 
 /**
@@ -195,9 +203,7 @@ export function filtersWhere(f: Filters, firstParam = 1): { sql: string; params:
 
   if (f.category.length) {
     conditions.push(
-      f.main_activity_only
-        ? `c.main_category_id = ANY(${p(f.category)}::int[])`
-        : `c.category_ids && ${p(f.category)}::int[]`,
+      f.main_activity_only ? `c.main_category_id = ANY(${p(f.category)}::int[])` : `c.category_ids && ${p(f.category)}::int[]`,
     )
   }
 
@@ -221,9 +227,7 @@ export function filtersWhere(f: Filters, firstParam = 1): { sql: string; params:
         l2Param ? `SELECT level1_id FROM level2_locations WHERE id = ANY(${l2Param}::int[])` : null,
         l3Param ? `SELECT level1_id FROM level3_locations WHERE id = ANY(${l3Param}::int[])` : null,
       ].filter((s): s is string => s !== null)
-      const states = inner.length
-        ? `ARRAY(SELECT unnest(${l1Param}::int[]) EXCEPT (${inner.join(' UNION ')}))`
-        : `${l1Param}::int[]`
+      const states = inner.length ? `ARRAY(SELECT unnest(${l1Param}::int[]) EXCEPT (${inner.join(' UNION ')}))` : `${l1Param}::int[]`
       branches.push(`c.level1_id = ANY(${states})`)
     }
     conditions.push(branches.length === 1 ? branches[0]! : `(${branches.join(' OR ')})`)

@@ -112,19 +112,45 @@ function pick(o: Json, keys: readonly string[]): JsonObject {
 
 // interface 2.1–2.7
 const USER_FIELDS = [
-  'id', 'email', 'first_name', 'last_name', 'subscription_plan', 'total_credits', 'remaining_credits',
-  'purchased_credits_available', 'purchased_credits_expiring_soon', 'current_period_start', 'current_period_end',
-  'can_download_fresh_exports', 'preferred_language',
+  'id',
+  'email',
+  'first_name',
+  'last_name',
+  'subscription_plan',
+  'total_credits',
+  'remaining_credits',
+  'purchased_credits_available',
+  'purchased_credits_expiring_soon',
+  'current_period_start',
+  'current_period_end',
+  'can_download_fresh_exports',
+  'preferred_language',
 ] as const
 const PLAN_FIELDS = [
-  'plan_type', 'monthly_credits', 'price_per_month', 'link_expiration_days', 'product_id', 'price_id',
-  'is_active', 'is_sellable', 'allows_fresh_exports', 'created_at', 'updated_at',
+  'plan_type',
+  'monthly_credits',
+  'price_per_month',
+  'link_expiration_days',
+  'product_id',
+  'price_id',
+  'is_active',
+  'is_sellable',
+  'allows_fresh_exports',
+  'created_at',
+  'updated_at',
 ] as const
 const LOGIN_USER_FIELDS = ['id', 'email', 'first_name', 'last_name', 'remaining_credits', 'subscription_plan'] as const
 const API_KEY_FIELDS = ['id', 'token_key', 'created', 'expiry'] as const
 const DESCRIPTOR_FIELDS = ['download_url', 'filename', 'file_size_bytes', 'file_size_mb', 'expires_at'] as const
 const DELTA_FIELDS = [
-  'status', 'validation_code', 'search_id', 'lead_count', 'required_credits', 'available_credits', 'freshness', 'freshness_checked_at',
+  'status',
+  'validation_code',
+  'search_id',
+  'lead_count',
+  'required_credits',
+  'available_credits',
+  'freshness',
+  'freshness_checked_at',
 ] as const
 const LEVEL2_FIELDS = ['id', 'name', 'code', 'level1_id', 'level1_name'] as const
 const CITY_FIELDS = ['id', 'name', 'code'] as const
@@ -264,7 +290,8 @@ const ENDPOINTS: Record<string, Endpoint> = {
     answer: (a) => (ok(a) ? { status: a.status, body: pick(a.body, ['access', 'refresh']) } : undefined),
   },
   'GET /api/user/api-keys': {
-    answer: (a) => (ok(a) && Array.isArray(a.body) ? { status: a.status, body: a.body.map((k: Json) => pick(k, API_KEY_FIELDS)) } : undefined),
+    answer: (a) =>
+      ok(a) && Array.isArray(a.body) ? { status: a.status, body: a.body.map((k: Json) => pick(k, API_KEY_FIELDS)) } : undefined,
   },
   'POST /api/user/api-keys': {
     // part 4.5: `expiry` is the only field; a client sending scopes or caps must see it refused
@@ -275,7 +302,9 @@ const ENDPOINTS: Record<string, Endpoint> = {
       return Object.keys(errors).length ? fieldErrors(c, errors) : undefined
     },
     answer: (a) =>
-      ok(a) && isObject(a.body) ? { status: a.status, body: { token: a.body.token, api_key: pick(a.body.api_key, API_KEY_FIELDS) } } : undefined,
+      ok(a) && isObject(a.body)
+        ? { status: a.status, body: { token: a.body.token, api_key: pick(a.body.api_key, API_KEY_FIELDS) } }
+        : undefined,
   },
   'GET /api/locations/level2': {
     // "list response shape: not shown": paginated, as Django REST Framework lists are
@@ -343,7 +372,9 @@ function decode(s: string): string {
 /** Every extension route of the registry (minus those kept) and the reference-only paths. */
 export function refusedRoutes(app: OpenAPIHono<AppEnv>): string[] {
   const fromRegistry = app.openAPIRegistry.definitions.flatMap((d) =>
-    d.type === 'route' && (d.route as Record<string, unknown>)['x-extension'] === true ? [`${d.route.method.toUpperCase()} ${d.route.path}`] : [],
+    d.type === 'route' && (d.route as Record<string, unknown>)['x-extension'] === true
+      ? [`${d.route.method.toUpperCase()} ${d.route.path}`]
+      : [],
   )
   return [...new Set([...fromRegistry, ...NOT_IN_INTERFACE])].filter((r) => !KEPT_EXTENSIONS.has(r))
 }

@@ -80,7 +80,11 @@ const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff])
  */
 export function jsonAnswer(c: Context<AppEnv>, compress: boolean): Context<AppEnv>['json'] {
   // c.json's own arguments, passed on as Hono's json() passes them (status or init, then headers)
-  const respond = c.newResponse as unknown as (body: string | Uint8Array, arg: unknown, headers: Record<string, string | string[]>) => Response
+  const respond = c.newResponse as unknown as (
+    body: string | Uint8Array,
+    arg: unknown,
+    headers: Record<string, string | string[]>,
+  ) => Response
   return ((object: unknown, arg?: unknown, headers?: Record<string, string | string[]>) => {
     const json = object instanceof JsonText ? object : undefined
     const text = json ? json.text : JSON.stringify(object)

@@ -93,7 +93,8 @@ export async function recordExportLeads(
   await q.query("SELECT set_config('work_mem', '64MB', true)")
   // what it picks and the account does not own yet: everything, for a first export or one that skips
   // what the account owns
-  const ownsSome = set.skipOwnedBy == null && (await q.query('SELECT 1 FROM export_leads WHERE user_id = $1 LIMIT 1', [userId])).rows.length > 0
+  const ownsSome =
+    set.skipOwnedBy == null && (await q.query('SELECT 1 FROM export_leads WHERE user_id = $1 LIMIT 1', [userId])).rows.length > 0
   const p = new Params()
   const user = p.add(userId)
   const where = leadSetWhere(set, p)
@@ -144,11 +145,19 @@ export async function recordLegacyExports(db: Db): Promise<number> {
     created_at: Date
     created_after: Date | null
     lead_count: number
-  }>("SELECT id, user_id, filters, snapshot_at, created_at, created_after, lead_count FROM searches WHERE kind = 'export' AND NOT leads_recorded ORDER BY id")
+  }>(
+    "SELECT id, user_id, filters, snapshot_at, created_at, created_after, lead_count FROM searches WHERE kind = 'export' AND NOT leads_recorded ORDER BY id",
+  )
   for (const row of rows) {
     const filters = normaliseFilters(row.filters && typeof row.filters === 'object' ? (row.filters as Record<string, unknown>) : {})
     await db.tx((q) =>
-      recordExportLeads(q, row.id, row.user_id, { filters, upTo: new Date(row.snapshot_at ?? row.created_at), after: row.created_after }, row.lead_count),
+      recordExportLeads(
+        q,
+        row.id,
+        row.user_id,
+        { filters, upTo: new Date(row.snapshot_at ?? row.created_at), after: row.created_after },
+        row.lead_count,
+      ),
     )
   }
   return rows.length

@@ -24,7 +24,12 @@ export interface MailParams {
    * (prefix and creation day), revocable at `keys_url`; these webhook endpoints still receive events,
    * removable at `webhooks_url`.
    */
-  password_changed: { keys: Array<{ prefix: string; created: Date }>; keys_url: string; webhooks: Array<{ url: string }>; webhooks_url: string }
+  password_changed: {
+    keys: Array<{ prefix: string; created: Date }>
+    keys_url: string
+    webhooks: Array<{ url: string }>
+    webhooks_url: string
+  }
 }
 export type MailKind = keyof MailParams
 
@@ -131,7 +136,10 @@ export function renderMail<K extends MailKind>(kind: K, preferred: string | null
   const dir = RTL.has(lang) ? 'rtl' : 'ltr'
   const body = [...blocks[kind](t, params, lang), { text: t('signature') }]
   const subject = t(`${kind}.subject`)
-  const text = body.map((b) => ('text' in b ? b.text : 'link' in b ? b.link : b.pre.replace(/^/gm, '  '))).join('\r\n\r\n').replace(/\r?\n/g, '\r\n')
+  const text = body
+    .map((b) => ('text' in b ? b.text : 'link' in b ? b.link : b.pre.replace(/^/gm, '  ')))
+    .join('\r\n\r\n')
+    .replace(/\r?\n/g, '\r\n')
   const html = [
     `<!doctype html><html lang="${lang}" dir="${dir}"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head><body>`,
     ...body.map((b) =>

@@ -7,8 +7,33 @@ export const INT32_MIN = -2_147_483_648
 export const INT32_MAX = 2_147_483_647
 
 export const LANGUAGES = [
-  'bg', 'cs', 'da', 'de', 'el', 'fr', 'en', 'es', 'et', 'fi', 'he', 'hr', 'hu', 'it',
-  'lt', 'lv', 'nb', 'nl', 'pl', 'pt', 'ro', 'sk', 'sl', 'sr', 'sv', 'th', 'tr',
+  'bg',
+  'cs',
+  'da',
+  'de',
+  'el',
+  'fr',
+  'en',
+  'es',
+  'et',
+  'fi',
+  'he',
+  'hr',
+  'hu',
+  'it',
+  'lt',
+  'lv',
+  'nb',
+  'nl',
+  'pl',
+  'pt',
+  'ro',
+  'sk',
+  'sl',
+  'sr',
+  'sv',
+  'th',
+  'tr',
 ] as const
 
 /**
@@ -25,7 +50,10 @@ export const safeString = () => z.string().refine(...refuseNul)
 
 export const int32 = () => z.number().int().min(INT32_MIN).max(INT32_MAX)
 export const languageSchema = z.enum(LANGUAGES).openapi({ description: 'Two-letter UI language (27 values).' })
-export const emailSchema = z.email().max(254).refine(...refuseNul)
+export const emailSchema = z
+  .email()
+  .max(254)
+  .refine(...refuseNul)
 /**
  * Names people give (first and last name, a search's name) are shown beside other text: control
  * characters (C0 and C1; U+0000 has its own check above) and bidi overrides and isolates
@@ -55,10 +83,7 @@ export const ErrorSchema = z
   .object({
     detail: z.string().openapi({ description: 'What happened, in English, for people.' }),
     code: errorCodeSchema.openapi({ description: 'Extension: what happened, for programs (the table above).' }),
-    errors: z
-      .record(z.string(), z.array(z.string()))
-      .optional()
-      .openapi({ description: '400: field → English messages.' }),
+    errors: z.record(z.string(), z.array(z.string())).optional().openapi({ description: '400: field → English messages.' }),
     error_codes: z
       .record(z.string(), z.array(z.object({ code: errorCodeSchema }).catchall(z.union([z.string(), z.number()]))))
       .optional()
@@ -156,14 +181,11 @@ export const UserSchema = z
     pending_email: z.string().nullable().optional().openapi({
       description: 'Extension: a requested new address waiting for its confirmation link; `email` changes only then.',
     }),
-    credit_lots: z
-      .array(CreditLotSchema)
-      .optional()
-      .openapi({
-        description:
-          'Extension `credit_order`: the spendable balances (credits > 0, expired lots left out) in the order an export spends them, the earliest expiry first: subscription credits expire at `current_period_end` (never without one), each purchased lot at its own date, lots without a date last.',
-        'x-extension': true,
-      }),
+    credit_lots: z.array(CreditLotSchema).optional().openapi({
+      description:
+        'Extension `credit_order`: the spendable balances (credits > 0, expired lots left out) in the order an export spends them, the earliest expiry first: subscription credits expire at `current_period_end` (never without one), each purchased lot at its own date, lots without a date last.',
+      'x-extension': true,
+    }),
   })
   .openapi('User')
 

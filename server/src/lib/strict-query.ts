@@ -14,11 +14,16 @@ export const NO_QUERY = z.object({}).strict()
 
 type AnyObject = z.ZodObject<z.ZodRawShape>
 
-const isStrict = (schema: AnyObject) => (schema._zod.def.catchall as { _zod?: { def: { type: string } } } | undefined)?._zod?.def.type === 'never'
+const isStrict = (schema: AnyObject) =>
+  (schema._zod.def.catchall as { _zod?: { def: { type: string } } } | undefined)?._zod?.def.type === 'never'
 
 export function strictQueries(app: OpenAPIHono<AppEnv>): void {
   const register = app.openapi
-  app.openapi = ((route: Parameters<typeof register>[0], handler: Parameters<typeof register>[1], hook?: Parameters<typeof register>[2]) => {
+  app.openapi = ((
+    route: Parameters<typeof register>[0],
+    handler: Parameters<typeof register>[1],
+    hook?: Parameters<typeof register>[2],
+  ) => {
     const query = route.request?.query as AnyObject | undefined
     const strict = query === undefined ? NO_QUERY : isStrict(query) ? query : query.strict()
     return register({ ...route, request: { ...route.request, query: strict } }, handler, hook)

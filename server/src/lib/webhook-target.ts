@@ -123,7 +123,8 @@ const hostOf = (u: URL) => u.hostname.replace(/^\[|\]$/g, '')
 /** Registration check: a field issue for `url`, or the parsed URL. */
 export function checkWebhookUrl(raw: string, allowHttpLoopback: boolean): URL | FieldIssue {
   const invalid = (message: string): FieldIssue => ({ code: 'invalid_format', message })
-  if (raw.length > MAX_URL_LENGTH) return { code: 'max_length', message: `Use at most ${MAX_URL_LENGTH} characters.`, params: { limit: MAX_URL_LENGTH } }
+  if (raw.length > MAX_URL_LENGTH)
+    return { code: 'max_length', message: `Use at most ${MAX_URL_LENGTH} characters.`, params: { limit: MAX_URL_LENGTH } }
   let u: URL
   try {
     u = new URL(raw)
@@ -157,7 +158,12 @@ export function checkWebhookUrl(raw: string, allowHttpLoopback: boolean): URL | 
 export class BlockedTarget extends Error {}
 
 /** Delivery check: the address to connect to, after every resolved address passed. */
-export async function resolveTarget(u: URL, allowLoopback: boolean, resolve: Resolver, signal?: AbortSignal): Promise<{ address: string; family: 4 | 6 }> {
+export async function resolveTarget(
+  u: URL,
+  allowLoopback: boolean,
+  resolve: Resolver,
+  signal?: AbortSignal,
+): Promise<{ address: string; family: 4 | 6 }> {
   const host = hostOf(u)
   const addresses = isIP(host) !== 0 ? [host] : await resolve(host, signal)
   if (!addresses.length) throw new BlockedTarget(`${host} has no address`)

@@ -71,6 +71,8 @@ export async function queueTestEvent(q: Queryable, endpointId: string, at: Date)
     'INSERT INTO webhook_deliveries (endpoint_id, event_id, event_type, payload) VALUES ($1, $2, $3, $4) RETURNING id',
     [endpointId, ev, TEST_EVENT, JSON.stringify(payload)],
   )
-  await q.query(`INSERT INTO webhook_account_events (user_id, kind) SELECT user_id, 'test' FROM webhook_endpoints WHERE id = $1`, [endpointId])
+  await q.query(`INSERT INTO webhook_account_events (user_id, kind) SELECT user_id, 'test' FROM webhook_endpoints WHERE id = $1`, [
+    endpointId,
+  ])
   return { id: Number(rows[0]!.id), event_id: ev }
 }

@@ -66,7 +66,10 @@ function staticParts(o: XlsxOptions): [string, string][] {
         '<Override PartName="/xl/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/>' +
         '</Types>',
     ],
-    ['_rels/.rels', `${XML_HEAD}<Relationships xmlns="${RELS}"><Relationship Id="rId1" Type="${DOC_RELS}/officeDocument" Target="xl/workbook.xml"/></Relationships>`],
+    [
+      '_rels/.rels',
+      `${XML_HEAD}<Relationships xmlns="${RELS}"><Relationship Id="rId1" Type="${DOC_RELS}/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
+    ],
     [
       'xl/workbook.xml',
       `${XML_HEAD}<workbook xmlns="${MAIN}" xmlns:r="${DOC_RELS}"><sheets><sheet name="${xmlText(o.sheetName)}" sheetId="1" r:id="rId1"/></sheets></workbook>`,

@@ -39,7 +39,10 @@ const ApiKeySchema = z
       description: 'Extension `scoped_api_keys`: credits charged this calendar month (UTC) by exports the key started.',
       'x-extension': true,
     }),
-    period_start: z.string().optional().openapi({ format: 'date-time', description: 'Extension `scoped_api_keys`: where this period began.', 'x-extension': true }),
+    period_start: z
+      .string()
+      .optional()
+      .openapi({ format: 'date-time', description: 'Extension `scoped_api_keys`: where this period began.', 'x-extension': true }),
   })
   .openapi('ApiKey')
 
@@ -62,7 +65,10 @@ const CreateBody = z
       .max(1_000_000_000)
       .nullable()
       .optional()
-      .openapi({ description: 'Extension `scoped_api_keys`: at most this many credits per calendar month (UTC); omit or null for none.', 'x-extension': true }),
+      .openapi({
+        description: 'Extension `scoped_api_keys`: at most this many credits per calendar month (UTC); omit or null for none.',
+        'x-extension': true,
+      }),
   })
   .openapi('ApiKeyCreate')
 
@@ -93,7 +99,10 @@ const listRoute = createRoute({
   summary: 'The caller’s keys (active and expired; revoked keys are gone)',
   middleware: authed,
   security,
-  responses: { 200: { description: 'Keys, newest first', content: { 'application/json': { schema: z.array(ApiKeySchema) } } }, ...authErrors },
+  responses: {
+    200: { description: 'Keys, newest first', content: { 'application/json': { schema: z.array(ApiKeySchema) } } },
+    ...authErrors,
+  },
 })
 
 const createKeyRoute = createRoute({
@@ -109,8 +118,12 @@ const createKeyRoute = createRoute({
       description: 'Created',
       content: { 'application/json': { schema: z.object({ token: z.string(), api_key: ApiKeySchema }).openapi('ApiKeyCreated') } },
     },
-    400: jsonError('Invalid input (e.g. an expiry in the past), or the account already holds the maximum of active keys (`api_key_limit` with `limit`, default 25)'),
-    403: jsonError('Called with an API key: keys cannot make keys (`code: api_key_not_allowed`); or the account\'s address is not confirmed yet (`email_not_confirmed`)'),
+    400: jsonError(
+      'Invalid input (e.g. an expiry in the past), or the account already holds the maximum of active keys (`api_key_limit` with `limit`, default 25)',
+    ),
+    403: jsonError(
+      "Called with an API key: keys cannot make keys (`code: api_key_not_allowed`); or the account's address is not confirmed yet (`email_not_confirmed`)",
+    ),
     ...authErrors,
   },
 })
@@ -122,7 +135,13 @@ const revokeRoute = createRoute({
   summary: 'Revoke a key (permanent, immediate)',
   middleware: authed,
   security,
-  request: { params: z.object({ key_id: safeString().max(100).openapi({ param: { name: 'key_id', in: 'path' } }) }) },
+  request: {
+    params: z.object({
+      key_id: safeString()
+        .max(100)
+        .openapi({ param: { name: 'key_id', in: 'path' } }),
+    }),
+  },
   responses: {
     204: { description: 'Revoked' },
     403: jsonError('Called with another API key: a key can revoke only itself (`code: api_key_not_allowed`)'),
@@ -139,8 +158,15 @@ export function registerApiKeyRoutes(app: OpenAPIHono<AppEnv>) {
       `SELECT ${KEY_COLUMNS} FROM api_keys WHERE user_id = $1 AND revoked_at IS NULL ORDER BY created_at DESC, id`,
       [c.var.user.id],
     )
-    const spent = await keySpend(db, rows.map((r) => r.id), now)
-    return c.json(rows.map((r) => toJson(r, spent.get(r.id) ?? 0, capPeriodStart(now))), 200)
+    const spent = await keySpend(
+      db,
+      rows.map((r) => r.id),
+      now,
+    )
+    return c.json(
+      rows.map((r) => toJson(r, spent.get(r.id) ?? 0, capPeriodStart(now))),
+      200,
+    )
   })
 
   app.openapi(createKeyRoute, async (c) => {
@@ -151,16 +177,24 @@ export function registerApiKeyRoutes(app: OpenAPIHono<AppEnv>) {
     if (expiry && expiry <= now) throw badRequest({ expiry: [{ code: 'expiry_in_past', message: 'The expiry must be in the future.' }] })
     // A stolen key must not mint a successor that outlives its revocation.
     if (c.var.credential.startsWith('key:')) {
-      throw new HttpError(403, { detail: 'API keys cannot create API keys. Sign in with the password to do that.', code: 'api_key_not_allowed' })
+      throw new HttpError(403, {
+        detail: 'API keys cannot create API keys. Sign in with the password to do that.',
+        code: 'api_key_not_allowed',
+      })
     }
     const token = newApiKey()
     const limit = c.var.deps.config.maxApiKeys
     const row = await db.tx(async (q) => {
       // The account row lock serialises concurrent creations, so two at once cannot both pass the cap.
-      const account = (await q.query<{ email_confirmed_at: Date | null }>('SELECT email_confirmed_at FROM users WHERE id = $1 FOR UPDATE', [c.var.user.id])).rows[0]
+      const account = (
+        await q.query<{ email_confirmed_at: Date | null }>('SELECT email_confirmed_at FROM users WHERE id = $1 FOR UPDATE', [c.var.user.id])
+      ).rows[0]
       // a key outlives the session that made it: only for an account whose address is confirmed
       if (!account?.email_confirmed_at) {
-        throw new HttpError(403, { detail: 'Confirm your email address first: API keys are for confirmed accounts.', code: 'email_not_confirmed' })
+        throw new HttpError(403, {
+          detail: 'Confirm your email address first: API keys are for confirmed accounts.',
+          code: 'email_not_confirmed',
+        })
       }
       const active = (
         await q.query<{ n: number }>(
@@ -170,7 +204,15 @@ export function registerApiKeyRoutes(app: OpenAPIHono<AppEnv>) {
       ).rows[0]!.n
       if (active >= limit) {
         throw badRequest(
-          { non_field_errors: [{ code: 'api_key_limit', message: `An account can hold at most ${limit} active API keys: revoke one first.`, params: { limit } }] },
+          {
+            non_field_errors: [
+              {
+                code: 'api_key_limit',
+                message: `An account can hold at most ${limit} active API keys: revoke one first.`,
+                params: { limit },
+              },
+            ],
+          },
           `An account can hold at most ${limit} active API keys.`,
         )
       }
@@ -198,7 +240,10 @@ export function registerApiKeyRoutes(app: OpenAPIHono<AppEnv>) {
     const { db, clock } = c.var.deps
     // A stolen key must not lock its owner's other programs out: a key can revoke only itself.
     if (c.var.apiKey && c.var.apiKey.id !== key_id) {
-      throw new HttpError(403, { detail: 'An API key can revoke only itself. Sign in with the password to revoke other keys.', code: 'api_key_not_allowed' })
+      throw new HttpError(403, {
+        detail: 'An API key can revoke only itself. Sign in with the password to revoke other keys.',
+        code: 'api_key_not_allowed',
+      })
     }
     const { rows } = await db.query(
       'UPDATE api_keys SET revoked_at = $3 WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL RETURNING id',

@@ -33,8 +33,14 @@ export const RESET_MAILS_PER_HOUR = 3
 export const PASSWORD_MIN = 8
 export const PASSWORD_MAX = 128
 export const passwordSchema = safeString()
-  .refine((s) => s.length >= PASSWORD_MIN, { message: `Use at least ${PASSWORD_MIN} characters.`, params: { code: 'password_too_short', limit: PASSWORD_MIN } })
-  .refine((s) => s.length <= PASSWORD_MAX, { message: `Use at most ${PASSWORD_MAX} characters.`, params: { code: 'password_too_long', limit: PASSWORD_MAX } })
+  .refine((s) => s.length >= PASSWORD_MIN, {
+    message: `Use at least ${PASSWORD_MIN} characters.`,
+    params: { code: 'password_too_short', limit: PASSWORD_MIN },
+  })
+  .refine((s) => s.length <= PASSWORD_MAX, {
+    message: `Use at most ${PASSWORD_MAX} characters.`,
+    params: { code: 'password_too_long', limit: PASSWORD_MAX },
+  })
   .openapi({ minLength: PASSWORD_MIN, maxLength: PASSWORD_MAX })
 
 const SignUpBody = z
@@ -48,7 +54,10 @@ const SignUpBody = z
   .openapi('SignUpRequest')
 
 const LoginBody = z
-  .object({ username: safeString().min(1).max(254).openapi({ description: 'The account email.' }), password: safeString().min(1).max(1024) })
+  .object({
+    username: safeString().min(1).max(254).openapi({ description: 'The account email.' }),
+    password: safeString().min(1).max(1024),
+  })
   .openapi('LoginRequest')
 
 const LoginUser = z
@@ -75,7 +84,7 @@ const signUpRoute = createRoute({
   responses: {
     201: {
       description:
-        'Created. The account can sign in at once; the free plan\'s credits arrive when the address is confirmed through the mailed link (POST /api/auth/confirm-email/).',
+        "Created. The account can sign in at once; the free plan's credits arrive when the address is confirmed through the mailed link (POST /api/auth/confirm-email/).",
       content: { 'application/json': { schema: z.object({ id: z.number().int(), email: z.string() }) } },
     },
     400: jsonError('Invalid input or email already registered'),
@@ -152,7 +161,7 @@ const logoutRoute = createRoute({
   tags: ['Authentication'],
   summary: 'Sign out: end the session of a refresh token',
   description:
-    'Revokes the refresh token\'s whole family; the access tokens issued in that session stop working at once. Always 204 for a token this service signed (already ended, expired or not).',
+    "Revokes the refresh token's whole family; the access tokens issued in that session stop working at once. Always 204 for a token this service signed (already ended, expired or not).",
   'x-extension': true,
   request: { body: jsonBody(z.object({ refresh: safeString().min(1).max(4096) })) },
   responses: {
@@ -168,15 +177,19 @@ const confirmEmailRoute = createRoute({
   tags: ['Authentication'],
   summary: 'Confirm an address with the token from the mail',
   description:
-    'A sign-up link confirms the account and grants the free plan\'s credits; an email-change link makes the new address the sign-in address.',
+    "A sign-up link confirms the account and grants the free plan's credits; an email-change link makes the new address the sign-in address.",
   'x-extension': true,
   request: { body: jsonBody(z.object({ token: safeString().min(1).max(200) })) },
   responses: {
     200: {
       description: 'Confirmed',
-      content: { 'application/json': { schema: z.object({ detail: z.string(), kind: z.enum(['signup', 'email_change']), email: z.string() }) } },
+      content: {
+        'application/json': { schema: z.object({ detail: z.string(), kind: z.enum(['signup', 'email_change']), email: z.string() }) },
+      },
     },
-    400: jsonError('The link is invalid, used or expired (`code: confirmation_invalid` on `token`), or the new address was taken meanwhile'),
+    400: jsonError(
+      'The link is invalid, used or expired (`code: confirmation_invalid` on `token`), or the new address was taken meanwhile',
+    ),
     429: tooMany,
   },
 })
@@ -196,19 +209,20 @@ const resendConfirmationRoute = createRoute({
   },
 })
 
-const isUniqueViolation = (err: unknown) =>
-  typeof err === 'object' && err !== null && (err as { code?: unknown }).code === '23505'
+const isUniqueViolation = (err: unknown) => typeof err === 'object' && err !== null && (err as { code?: unknown }).code === '23505'
 
 async function issueTokens(q: Queryable, secret: string, userId: number, familyId: string, now: Date, replacing?: string) {
   const jti = randomUUID()
-  const user = (await q.query<{ tokens_valid_after: Date | null }>('SELECT tokens_valid_after FROM users WHERE id = $1', [userId]))
-    .rows[0]
+  const user = (await q.query<{ tokens_valid_after: Date | null }>('SELECT tokens_valid_after FROM users WHERE id = $1', [userId])).rows[0]
   // Normally now; the second after a password reset for tokens issued within the reset's second.
   const nowSeconds = issuedAtSeconds(now, user?.tokens_valid_after)
-  await q.query(
-    'INSERT INTO refresh_tokens (jti, user_id, family_id, expires_at, created_at) VALUES ($1, $2, $3, $4, $5)',
-    [jti, userId, familyId, new Date(now.getTime() + REFRESH_TOKEN_SECONDS * 1000), now],
-  )
+  await q.query('INSERT INTO refresh_tokens (jti, user_id, family_id, expires_at, created_at) VALUES ($1, $2, $3, $4, $5)', [
+    jti,
+    userId,
+    familyId,
+    new Date(now.getTime() + REFRESH_TOKEN_SECONDS * 1000),
+    now,
+  ])
   await q.query('UPDATE refresh_tokens SET replaced_by = $2 WHERE jti = $1', [replacing ?? '', jti])
   return {
     access: await signAccessToken(secret, userId, nowSeconds, familyId),
@@ -223,9 +237,15 @@ export const issueSession = (q: Queryable, secret: string, userId: number, now: 
  * The successor of a token rotated moments ago, signed again: HS256 over the same claims gives the
  * same string, so a retried or concurrent refresh gets exactly the refresh token the first one got.
  */
-async function successorTokens(q: Queryable, secret: string, successor: { jti: string; user_id: number; family_id: string; created_at: Date }, now: Date) {
-  const user = (await q.query<{ tokens_valid_after: Date | null }>('SELECT tokens_valid_after FROM users WHERE id = $1', [successor.user_id]))
-    .rows[0]
+async function successorTokens(
+  q: Queryable,
+  secret: string,
+  successor: { jti: string; user_id: number; family_id: string; created_at: Date },
+  now: Date,
+) {
+  const user = (
+    await q.query<{ tokens_valid_after: Date | null }>('SELECT tokens_valid_after FROM users WHERE id = $1', [successor.user_id])
+  ).rows[0]
   const issued = issuedAtSeconds(new Date(successor.created_at), user?.tokens_valid_after)
   return {
     access: await signAccessToken(secret, successor.user_id, issuedAtSeconds(now, user?.tokens_valid_after), successor.family_id),
@@ -296,9 +316,7 @@ export function registerAuthRoutes(app: OpenAPIHono<AppEnv>) {
         const taken = await q.query('SELECT 1 FROM users WHERE lower(email) = lower($1)', [body.email])
         if (taken.rows.length) throw emailTaken()
         const plan = (
-          await q.query<{ id: number; monthly_credits: number }>('SELECT id, monthly_credits FROM plans WHERE plan_type = $1', [
-            FREE_PLAN,
-          ])
+          await q.query<{ id: number; monthly_credits: number }>('SELECT id, monthly_credits FROM plans WHERE plan_type = $1', [FREE_PLAN])
         ).rows[0]
         // No credits and no billing period until the address is confirmed (confirm-email grants both),
         // so a throwaway address cannot farm the free plan's credits.
@@ -426,48 +444,53 @@ export function registerAuthRoutes(app: OpenAPIHono<AppEnv>) {
     const { token } = c.req.valid('json')
     const { db, clock } = c.var.deps
     const now = clock.now()
-    const result = await db.tx(async (q) => {
-      const row = (
-        await q.query<{ user_id: number; kind: 'signup' | 'email_change'; new_email: string | null }>(
-          `UPDATE email_confirmations SET used_at = $2 WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2
+    const result = await db
+      .tx(async (q) => {
+        const row = (
+          await q.query<{ user_id: number; kind: 'signup' | 'email_change'; new_email: string | null }>(
+            `UPDATE email_confirmations SET used_at = $2 WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2
            RETURNING user_id, kind, new_email`,
-          [sha256(token), now],
-        )
-      ).rows[0]
-      if (!row) throw confirmationInvalid()
-      if (row.kind === 'signup') {
-        const user = (
-          await q.query<{ email: string; email_confirmed_at: Date | null; monthly_credits: number | null }>(
-            `SELECT u.email, u.email_confirmed_at, p.monthly_credits FROM users u LEFT JOIN plans p ON p.id = u.plan_id WHERE u.id = $1 FOR UPDATE OF u`,
-            [row.user_id],
+            [sha256(token), now],
           )
-        ).rows[0]!
-        // Credits once: only the first confirmation starts the billing period and grants them.
-        if (!user.email_confirmed_at) {
-          await q.query(
-            `UPDATE users SET email_confirmed_at = $2, remaining_credits = $3, current_period_start = $2, current_period_end = $4 WHERE id = $1`,
-            [row.user_id, now, Math.max(0, user.monthly_credits ?? 0), user.monthly_credits === null ? null : addMonths(now, 1)],
-          )
+        ).rows[0]
+        if (!row) throw confirmationInvalid()
+        if (row.kind === 'signup') {
+          const user = (
+            await q.query<{ email: string; email_confirmed_at: Date | null; monthly_credits: number | null }>(
+              `SELECT u.email, u.email_confirmed_at, p.monthly_credits FROM users u LEFT JOIN plans p ON p.id = u.plan_id WHERE u.id = $1 FOR UPDATE OF u`,
+              [row.user_id],
+            )
+          ).rows[0]!
+          // Credits once: only the first confirmation starts the billing period and grants them.
+          if (!user.email_confirmed_at) {
+            await q.query(
+              `UPDATE users SET email_confirmed_at = $2, remaining_credits = $3, current_period_start = $2, current_period_end = $4 WHERE id = $1`,
+              [row.user_id, now, Math.max(0, user.monthly_credits ?? 0), user.monthly_credits === null ? null : addMonths(now, 1)],
+            )
+          }
+          await q.query(`UPDATE email_confirmations SET used_at = $2 WHERE user_id = $1 AND kind = 'signup' AND used_at IS NULL`, [
+            row.user_id,
+            now,
+          ])
+          return { kind: row.kind, email: user.email }
         }
-        await q.query(`UPDATE email_confirmations SET used_at = $2 WHERE user_id = $1 AND kind = 'signup' AND used_at IS NULL`, [row.user_id, now])
-        return { kind: row.kind, email: user.email }
-      }
-      const pending = (await q.query<{ pending_email: string | null }>('SELECT pending_email FROM users WHERE id = $1 FOR UPDATE', [row.user_id]))
-        .rows[0]
-      // A later change request replaces an earlier one: only the newest address can be confirmed.
-      if (!pending?.pending_email || pending.pending_email.toLowerCase() !== row.new_email!.toLowerCase()) throw confirmationInvalid()
-      const taken = await q.query('SELECT 1 FROM users WHERE lower(email) = lower($1) AND id <> $2', [row.new_email, row.user_id])
-      if (taken.rows.length) throw emailTaken('token')
-      await q.query('UPDATE users SET email = $2, pending_email = NULL, email_confirmed_at = COALESCE(email_confirmed_at, $3) WHERE id = $1', [
-        row.user_id,
-        row.new_email,
-        now,
-      ])
-      return { kind: row.kind, email: row.new_email! }
-    }).catch((err: unknown) => {
-      if (isUniqueViolation(err)) throw emailTaken('token')
-      throw err
-    })
+        const pending = (
+          await q.query<{ pending_email: string | null }>('SELECT pending_email FROM users WHERE id = $1 FOR UPDATE', [row.user_id])
+        ).rows[0]
+        // A later change request replaces an earlier one: only the newest address can be confirmed.
+        if (!pending?.pending_email || pending.pending_email.toLowerCase() !== row.new_email!.toLowerCase()) throw confirmationInvalid()
+        const taken = await q.query('SELECT 1 FROM users WHERE lower(email) = lower($1) AND id <> $2', [row.new_email, row.user_id])
+        if (taken.rows.length) throw emailTaken('token')
+        await q.query(
+          'UPDATE users SET email = $2, pending_email = NULL, email_confirmed_at = COALESCE(email_confirmed_at, $3) WHERE id = $1',
+          [row.user_id, row.new_email, now],
+        )
+        return { kind: row.kind, email: row.new_email! }
+      })
+      .catch((err: unknown) => {
+        if (isUniqueViolation(err)) throw emailTaken('token')
+        throw err
+      })
     return c.json({ detail: result.kind === 'signup' ? 'Your address is confirmed.' : 'Your new address is confirmed.', ...result }, 200)
   })
 
@@ -475,7 +498,13 @@ export function registerAuthRoutes(app: OpenAPIHono<AppEnv>) {
     const { db, clock, config } = c.var.deps
     const now = clock.now()
     const user = (
-      await db.query<{ id: number; email: string; preferred_language: string; email_confirmed_at: Date | null; monthly_credits: number | null }>(
+      await db.query<{
+        id: number
+        email: string
+        preferred_language: string
+        email_confirmed_at: Date | null
+        monthly_credits: number | null
+      }>(
         `SELECT u.id, u.email, u.preferred_language, u.email_confirmed_at, p.monthly_credits FROM users u LEFT JOIN plans p ON p.id = u.plan_id WHERE u.id = $1`,
         [c.var.user.id],
       )
@@ -519,7 +548,8 @@ export function registerAuthRoutes(app: OpenAPIHono<AppEnv>) {
       await q.query('UPDATE password_resets SET used_at = $2 WHERE user_id = $1 AND used_at IS NULL', [id, now])
       return id
     })
-    if (!userId) throw badRequest({ token: [{ code: 'reset_link_invalid', message: 'This reset link is invalid, already used or expired.' }] })
+    if (!userId)
+      throw badRequest({ token: [{ code: 'reset_link_invalid', message: 'This reset link is invalid, already used or expired.' }] })
     await mailPasswordChanged(db, config, userId, now)
     return c.json({ detail: 'Your password has been changed.' }, 200)
   })
@@ -568,8 +598,14 @@ export const emailTaken = (field = 'email') =>
 export async function setPassword(q: Queryable, userId: number, passwordHash: string, now: Date) {
   await q.query('UPDATE users SET password_hash = $2, pending_email = NULL WHERE id = $1', [userId, passwordHash])
   await endSessions(q, userId, now)
-  await q.query(`UPDATE email_confirmations SET used_at = $2 WHERE user_id = $1 AND kind = 'email_change' AND used_at IS NULL`, [userId, now])
-  await q.query('DELETE FROM login_failures WHERE email_lower IN ((SELECT lower(email) FROM users WHERE id = $1), $2)', [userId, passwordCheckKey(userId)])
+  await q.query(`UPDATE email_confirmations SET used_at = $2 WHERE user_id = $1 AND kind = 'email_change' AND used_at IS NULL`, [
+    userId,
+    now,
+  ])
+  await q.query('DELETE FROM login_failures WHERE email_lower IN ((SELECT lower(email) FROM users WHERE id = $1), $2)', [
+    userId,
+    passwordCheckKey(userId),
+  ])
 }
 
 /** Every session of the account ends now: its access tokens at once, its refresh tokens too. */
@@ -581,9 +617,10 @@ export async function endSessions(q: Queryable, userId: number, now: Date) {
 /** The account's webhook endpoints (they keep receiving events after a password change): listed like the keys. */
 export async function activeWebhooks(q: Queryable, userId: number) {
   return (
-    await q.query<{ id: string; url: string; created_at: Date }>('SELECT id, url, created_at FROM webhook_endpoints WHERE user_id = $1 ORDER BY created_at, id', [
-      userId,
-    ])
+    await q.query<{ id: string; url: string; created_at: Date }>(
+      'SELECT id, url, created_at FROM webhook_endpoints WHERE user_id = $1 ORDER BY created_at, id',
+      [userId],
+    )
   ).rows
 }
 
@@ -599,8 +636,9 @@ export async function activeKeys(q: Queryable, userId: number, now: Date) {
 }
 
 export async function mailPasswordChanged(q: Queryable, config: Config, userId: number, now: Date) {
-  const user = (await q.query<{ email: string; preferred_language: string }>('SELECT email, preferred_language FROM users WHERE id = $1', [userId]))
-    .rows[0]
+  const user = (
+    await q.query<{ email: string; preferred_language: string }>('SELECT email, preferred_language FROM users WHERE id = $1', [userId])
+  ).rows[0]
   if (!user) return
   const keys = await activeKeys(q, userId, now)
   const webhooks = await activeWebhooks(q, userId)

@@ -96,10 +96,12 @@ async function previewHead(
   userId: number,
   hash: string,
 ): Promise<{ searchId: number | undefined; usedAt: Date | null; version: DataVersion | null }> {
-  const { rows } = await q.query<{ id: number | null; used_at: Date | null; data_version: string | null; data_max_created_at: Date | null }>(PREVIEW_HEAD, [
-    userId,
-    hash,
-  ])
+  const { rows } = await q.query<{
+    id: number | null
+    used_at: Date | null
+    data_version: string | null
+    data_max_created_at: Date | null
+  }>(PREVIEW_HEAD, [userId, hash])
   const usedAt = rows[0]?.used_at
   return { searchId: rows[0]?.id ?? undefined, usedAt: usedAt ? new Date(usedAt) : null, version: dataVersionOf(rows[0]) }
 }
@@ -178,7 +180,14 @@ const pageCache = cachePerDb(() => new VersionedCache<PreviewPage>(2000, 32 * 10
  * - with categories chosen (and every company counted by the kept counts), the matching entries of
  *   company_categories' index give the ids without reading a company (an entry costs a fifth of a row).
  */
-function pageIds(filters: Filters, p: Params, counted: { count: number; companies: number; aggregated: boolean }, take: number, offset: number, now: string) {
+function pageIds(
+  filters: Filters,
+  p: Params,
+  counted: { count: number; companies: number; aggregated: boolean },
+  take: number,
+  offset: number,
+  now: string,
+) {
   const matches = Math.max(counted.count, 1)
   const walk = (take * Math.max(counted.companies, counted.count)) / matches
   const fetchAll = 5 * matches
@@ -241,7 +250,9 @@ export function registerCompanyRoutes(app: OpenAPIHono<AppEnv>) {
     const head = await previewHead(db, userId, hash)
     const compute = () => previewPage(db, filters, now, lang, pageSize, offset)
     const [searchId, { totalCount, tail }] = await Promise.all([
-      head.searchId === undefined ? newPreviewSearch(db, userId, filters, hash, now) : touchPreviewSearch(db, head.searchId, head.usedAt, now),
+      head.searchId === undefined
+        ? newPreviewSearch(db, userId, filters, hash, now)
+        : touchPreviewSearch(db, head.searchId, head.usedAt, now),
       settled(head.version, now) ? pageCache(db).get(head.version, `${hash}:${lang}:${pageSize}:${offset}`, compute) : compute(),
     ])
     if (!tail) throw notFound('Invalid page.')

@@ -23,7 +23,12 @@ const PATH = '/api/auth/email-change/cancel'
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex')
 
 /** A new "this wasn't me" link for one email change request. */
-export async function newCancelLink(q: Queryable, config: Config, change: { userId: number; oldEmail: string; newEmail: string }, now: Date): Promise<string> {
+export async function newCancelLink(
+  q: Queryable,
+  config: Config,
+  change: { userId: number; oldEmail: string; newEmail: string },
+  now: Date,
+): Promise<string> {
   const token = randomBytes(32).toString('base64url')
   await q.query(
     `INSERT INTO email_change_cancellations (token_hash, user_id, old_email, new_email, expires_at, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
@@ -37,7 +42,10 @@ const CancelBody = z.object({ token: tokenSchema }).strict().openapi('EmailChang
 const CancelResult = z
   .object({
     detail: z.string(),
-    restored_email: z.string().nullable().openapi({ description: 'The address put back when the change had been confirmed already; null when it was still pending.' }),
+    restored_email: z
+      .string()
+      .nullable()
+      .openapi({ description: 'The address put back when the change had been confirmed already; null when it was still pending.' }),
   })
   .openapi('EmailChangeCancelled')
 
@@ -50,7 +58,7 @@ const pageRoute = createRoute({
   summary: '"This wasn\'t me": the page of the link in the notice to the old address (a button, no action)',
   'x-extension': true,
   request: { query: z.object({ token: tokenSchema.optional().openapi({ param: { name: 'token', in: 'query' } }) }).strict() },
-  responses: { 200: html('The page, in the account\'s language'), 400: jsonError('Invalid input') },
+  responses: { 200: html("The page, in the account's language"), 400: jsonError('Invalid input') },
 })
 
 const cancelRoute = createRoute({
@@ -59,7 +67,7 @@ const cancelRoute = createRoute({
   tags: ['Authentication'],
   summary: '"This wasn\'t me": cancel (or undo) an email change and end every session',
   description:
-    'With the token of the link mailed to the OLD address: a pending change is cancelled, a change already confirmed is undone (the old address is the sign-in address again, unless another account took it meanwhile), and every session of the account ends. JSON answers JSON; the page\'s form (application/x-www-form-urlencoded) answers a page.',
+    "With the token of the link mailed to the OLD address: a pending change is cancelled, a change already confirmed is undone (the old address is the sign-in address again, unless another account took it meanwhile), and every session of the account ends. JSON answers JSON; the page's form (application/x-www-form-urlencoded) answers a page.",
   'x-extension': true,
   request: {
     body: {
@@ -90,12 +98,18 @@ async function cancelChange(q: Queryable, token: string, now: Date): Promise<Out
   ).rows[0]
   if (!used) return null
   const user = (
-    await q.query<{ email: string; preferred_language: string | null }>('SELECT email, preferred_language FROM users WHERE id = $1 FOR UPDATE', [used.user_id])
+    await q.query<{ email: string; preferred_language: string | null }>(
+      'SELECT email, preferred_language FROM users WHERE id = $1 FOR UPDATE',
+      [used.user_id],
+    )
   ).rows[0]
   if (!user) return null
   // every pending change: whoever asked for this one may have asked for another since
   await q.query('UPDATE users SET pending_email = NULL WHERE id = $1', [used.user_id])
-  await q.query(`UPDATE email_confirmations SET used_at = $2 WHERE user_id = $1 AND kind = 'email_change' AND used_at IS NULL`, [used.user_id, now])
+  await q.query(`UPDATE email_confirmations SET used_at = $2 WHERE user_id = $1 AND kind = 'email_change' AND used_at IS NULL`, [
+    used.user_id,
+    now,
+  ])
   let restoredEmail: string | null = null
   const moved = user.email.toLowerCase() === used.new_email.toLowerCase() && used.old_email.toLowerCase() !== used.new_email.toLowerCase()
   if (moved) {
@@ -109,12 +123,18 @@ async function cancelChange(q: Queryable, token: string, now: Date): Promise<Out
   return { language: user.preferred_language, restoredEmail }
 }
 
-const invalidToken = () => badRequest({ token: [{ code: 'confirmation_invalid', message: 'This link is invalid, already used or expired.' }] })
+const invalidToken = () =>
+  badRequest({ token: [{ code: 'confirmation_invalid', message: 'This link is invalid, already used or expired.' }] })
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`)
 
 /** A small page in the account's language: the service's security headers, no script, a form to itself at most. */
-function page(c: Context<AppEnv>, language: string | null, status: 200 | 400, parts: { title: string; paragraphs: string[]; form?: string; link?: [string, string] }) {
+function page(
+  c: Context<AppEnv>,
+  language: string | null,
+  status: 200 | 400,
+  parts: { title: string; paragraphs: string[]; form?: string; link?: [string, string] },
+) {
   const { lang, dir } = pageStrings(language)
   const body = [
     `<!doctype html><html lang="${lang}" dir="${dir}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">`,

@@ -9,7 +9,17 @@ import { refuseReadOnlyKey } from '../lib/key-scope.ts'
 import { signDownload, startExport, verifyDownloadSignature, type ExportRow } from '../lib/exports.ts'
 import { rateLimit } from '../lib/rate-limit.ts'
 import { EXPORT_COLUMNS } from '../lib/file-locale.ts'
-import { authErrors, chargedFromSchema, idParam, InsufficientCreditsSchema, INT32_MAX, jsonBody, jsonError, LANGUAGES, safeString } from '../lib/schemas.ts'
+import {
+  authErrors,
+  chargedFromSchema,
+  idParam,
+  InsufficientCreditsSchema,
+  INT32_MAX,
+  jsonBody,
+  jsonError,
+  LANGUAGES,
+  safeString,
+} from '../lib/schemas.ts'
 
 const StartBody = z
   .object({
@@ -35,20 +45,21 @@ const StartBody = z
       .superRefine((list, ctx) => {
         const seen = new Set<string>()
         for (const [i, c] of list.entries()) {
-          if (seen.has(c)) ctx.addIssue({ code: 'custom', path: [i], message: `The column ${c} is listed twice.`, params: { code: 'duplicate_value' } })
+          if (seen.has(c))
+            ctx.addIssue({ code: 'custom', path: [i], message: `The column ${c} is listed twice.`, params: { code: 'duplicate_value' } })
           seen.add(c)
         }
       })
       .optional()
-      .openapi({ description: 'Extension `export_columns`: the lead fields the file holds, in this order (default: all).', 'x-extension': true }),
-    file_locale: z
-      .enum(LANGUAGES)
-      .optional()
       .openapi({
-        description:
-          'Extension `file_locale`: headers in this language, the CSV separator and decimal mark its spreadsheets expect (`;` and `,` where the decimal mark is a comma), a UTF-8 byte order mark; a right-to-left sheet for Hebrew.',
+        description: 'Extension `export_columns`: the lead fields the file holds, in this order (default: all).',
         'x-extension': true,
       }),
+    file_locale: z.enum(LANGUAGES).optional().openapi({
+      description:
+        'Extension `file_locale`: headers in this language, the CSV separator and decimal mark its spreadsheets expect (`;` and `,` where the decimal mark is a comma), a UTF-8 byte order mark; a right-to-left sheet for Hebrew.',
+      'x-extension': true,
+    }),
   })
   .strict() // an unknown field (`format`, `limit`) is a 400 naming it: a misspelled cap must not export everything
   .openapi('ExportRequest')
@@ -60,7 +71,11 @@ const StartedSchema = z
     lead_count: z.number().int(),
     credits_charged: z.number().int(),
     charged_from: chargedFromSchema('which balances paid (the credits that expire first are spent first).').optional(),
-    skipped_owned: z.number().int().optional().openapi({ description: 'With `skip_owned`: matching leads left out because the account has them.' }),
+    skipped_owned: z
+      .number()
+      .int()
+      .optional()
+      .openapi({ description: 'With `skip_owned`: matching leads left out because the account has them.' }),
   })
   .openapi('ExportStarted')
 
@@ -152,7 +167,9 @@ const fileRoute = createRoute({
   request: {
     params: searchIdParams,
     query: z.object({
-      expires: safeString().regex(/^\d{1,12}$/, { message: 'Must be epoch seconds.' }).openapi({ description: 'Epoch seconds.' }),
+      expires: safeString()
+        .regex(/^\d{1,12}$/, { message: 'Must be epoch seconds.' })
+        .openapi({ description: 'Epoch seconds.' }),
       sig: safeString().max(128).openapi({ description: 'HMAC-SHA256 signature.' }),
     }),
   },
@@ -183,10 +200,7 @@ export function registerExportRoutes(app: OpenAPIHono<AppEnv>) {
 
   const ownExport = async (c: { var: AppEnv['Variables'] }, id: number): Promise<ExportRow> => {
     const row = (
-      await c.var.deps.db.query<ExportRow>("SELECT * FROM searches WHERE id = $1 AND user_id = $2 AND kind = 'export'", [
-        id,
-        c.var.user.id,
-      ])
+      await c.var.deps.db.query<ExportRow>("SELECT * FROM searches WHERE id = $1 AND user_id = $2 AND kind = 'export'", [id, c.var.user.id])
     ).rows[0]
     if (!row) throw notFound('Export not found.')
     return row

@@ -35,9 +35,7 @@ export function matchRank(foldedName: string, foldedQuery: string): number | nul
 const CountrySchema = z
   .object({ code: z.string(), name: z.string(), language: z.string(), company_count: z.number().int() })
   .openapi('Country')
-const Level1Schema = z
-  .object({ id: z.number().int(), name: z.string(), code: z.string(), country: z.string() })
-  .openapi('Level1Location')
+const Level1Schema = z.object({ id: z.number().int(), name: z.string(), code: z.string(), country: z.string() }).openapi('Level1Location')
 const Level2Schema = z
   .object({ id: z.number().int(), name: z.string(), code: z.string(), level1_id: z.number().int(), level1_name: z.string() })
   .openapi('Level2Location')
@@ -178,10 +176,7 @@ function narrow(places: Place[], q: { country?: string; states?: number[]; count
   const states = q.states?.length ? new Set(q.states) : null
   const counties = q.counties?.length ? new Set(q.counties) : null
   return places.filter(
-    (p) =>
-      (!q.country || p.country === q.country) &&
-      (!states || states.has(p.level1_id)) &&
-      (!counties || counties.has(p.level2_id)),
+    (p) => (!q.country || p.country === q.country) && (!states || states.has(p.level1_id)) && (!counties || counties.has(p.level2_id)),
   )
 }
 
@@ -336,7 +331,10 @@ export function registerGeoRoutes(app: OpenAPIHono<AppEnv>) {
        ORDER BY l3.name, l3.id`,
       [code, clock.now().toISOString()],
     )
-    return c.json(rows.map((r) => ({ id: String(r.id), name: r.name, code: r.code })), 200)
+    return c.json(
+      rows.map((r) => ({ id: String(r.id), name: r.name, code: r.code })),
+      200,
+    )
   })
 
   app.openapi(searchRoute, async (c) => {

@@ -34,16 +34,19 @@ const HistoryEntrySchema = z
     file_removed: z.boolean().optional().openapi({
       description: 'Extension: true once the file was deleted after its link expired (the entry stays).',
     }),
-    api_key: z
-      .object({ id: z.string(), token_key: z.string() })
+    api_key: z.object({ id: z.string(), token_key: z.string() }).nullable().optional().openapi({
+      description: 'Extension `scoped_api_keys`: the API key that started the export (null: a signed-in session).',
+      'x-extension': true,
+    }),
+    name: z
+      .string()
       .nullable()
       .optional()
-      .openapi({ description: 'Extension `scoped_api_keys`: the API key that started the export (null: a signed-in session).', 'x-extension': true }),
-    name: z.string().nullable().optional().openapi({ description: 'Extension `watched_searches`: the name the account gave this search.', 'x-extension': true }),
-    watched: z
-      .boolean()
-      .optional()
-      .openapi({ description: 'Extension `watched_searches`: the account follows new leads for this search (original exports only).', 'x-extension': true }),
+      .openapi({ description: 'Extension `watched_searches`: the name the account gave this search.', 'x-extension': true }),
+    watched: z.boolean().optional().openapi({
+      description: 'Extension `watched_searches`: the account follows new leads for this search (original exports only).',
+      'x-extension': true,
+    }),
   })
   .openapi('HistoryEntry')
 
@@ -54,13 +57,19 @@ export const MAX_NAME = 80
 type HistoryEntry = z.infer<typeof HistoryEntrySchema>
 
 /** An export row with the prefix of the key that started it (LEFT JOIN api_keys) and the balances that paid it. */
-type EntryRow = ExportRow & { api_key_token_key?: string | null; name?: string | null; watched?: boolean; charged_from?: ChargedFrom | string | null }
+type EntryRow = ExportRow & {
+  api_key_token_key?: string | null
+  name?: string | null
+  watched?: boolean
+  charged_from?: ChargedFrom | string | null
+}
 const ENTRY_SELECT = `SELECT s.*, k.token_key AS api_key_token_key,
        (SELECT CASE WHEN count(*) > 0 THEN json_build_object('subscription', sum(ch.from_subscription)::int, 'purchased', sum(ch.from_purchased)::int) END
           FROM credit_charges ch WHERE ch.search_id = s.id) AS charged_from
   FROM searches s LEFT JOIN api_keys k ON k.id = s.api_key_id`
 
-const chargedFrom = (v: EntryRow['charged_from']): ChargedFrom | null => (typeof v === 'string' ? (JSON.parse(v) as ChargedFrom) : (v ?? null))
+const chargedFrom = (v: EntryRow['charged_from']): ChargedFrom | null =>
+  typeof v === 'string' ? (JSON.parse(v) as ChargedFrom) : (v ?? null)
 
 function toEntry(r: EntryRow): HistoryEntry {
   return {
@@ -112,11 +121,10 @@ const PageSchema = z
 
 const FreshnessSchema = z.object({
   original_exported_at: z.string().nullable().openapi({ format: 'date-time' }),
-  last_exported_at: z
-    .string()
-    .nullable()
-    .optional()
-    .openapi({ format: 'date-time', description: 'Newest snapshot among the original and its fresh-data exports: leads up to it are bought.' }),
+  last_exported_at: z.string().nullable().optional().openapi({
+    format: 'date-time',
+    description: 'Newest snapshot among the original and its fresh-data exports: leads up to it are bought.',
+  }),
   original_lead_count: z.number().int(),
   current_total: z.number().int(),
   new_since_export: z.number().int().openapi({ description: 'Companies created after last_exported_at.' }),
@@ -279,8 +287,11 @@ export function registerHistoryRoutes(app: OpenAPIHono<AppEnv>) {
     const userId = c.var.user.id
     const only = watched ? ' AND s.watched' : ''
     const count =
-      (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM searches s WHERE s.user_id = $1 AND s.kind = 'export'${only}`, [userId]))
-        .rows[0]?.n ?? 0
+      (
+        await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM searches s WHERE s.user_id = $1 AND s.kind = 'export'${only}`, [
+          userId,
+        ])
+      ).rows[0]?.n ?? 0
     const pages = Math.max(1, Math.ceil(count / page_size))
     if (page > pages) throw notFound('Invalid page.')
     const { rows } = await db.query<EntryRow>(
@@ -331,21 +342,27 @@ export function registerHistoryRoutes(app: OpenAPIHono<AppEnv>) {
         if (entry.delta_of !== null) {
           throw badRequest({ watched: [`This is a fresh-data export of #${entry.delta_of}: watch that search instead.`] })
         }
-        const n = (await q.query<{ n: number }>("SELECT count(*)::int AS n FROM searches WHERE user_id = $1 AND kind = 'export' AND watched", [userId]))
-          .rows[0]!.n
+        const n = (
+          await q.query<{ n: number }>("SELECT count(*)::int AS n FROM searches WHERE user_id = $1 AND kind = 'export' AND watched", [
+            userId,
+          ])
+        ).rows[0]!.n
         if (n >= MAX_WATCHED) {
           throw badRequest({
-            watched: [{ code: 'watch_limit', message: `You already watch ${MAX_WATCHED} searches: stop watching one first.`, params: { limit: MAX_WATCHED } }],
+            watched: [
+              {
+                code: 'watch_limit',
+                message: `You already watch ${MAX_WATCHED} searches: stop watching one first.`,
+                params: { limit: MAX_WATCHED },
+              },
+            ],
           })
         }
       }
-      await q.query('UPDATE searches SET name = CASE WHEN $3 THEN $4 ELSE name END, watched = coalesce($5, watched) WHERE id = $1 AND user_id = $2', [
-        search_id,
-        userId,
-        name !== undefined,
-        name ?? null,
-        body.watched ?? null,
-      ])
+      await q.query(
+        'UPDATE searches SET name = CASE WHEN $3 THEN $4 ELSE name END, watched = coalesce($5, watched) WHERE id = $1 AND user_id = $2',
+        [search_id, userId, name !== undefined, name ?? null, body.watched ?? null],
+      )
       return (await q.query<EntryRow>(`${ENTRY_SELECT} WHERE s.id = $1 AND s.user_id = $2`, [search_id, userId])).rows[0]!
     })
     return c.json(toEntry(row), 200)
@@ -384,7 +401,11 @@ export function registerHistoryRoutes(app: OpenAPIHono<AppEnv>) {
         userId,
       ])
       if (!exists.rows[0]) throw notFound('Export not found.')
-      throw new HttpError(409, { detail: `Only a failed export can be retried (status ${exists.rows[0].status}).`, code: 'conflict', status: exists.rows[0].status })
+      throw new HttpError(409, {
+        detail: `Only a failed export can be retried (status ${exists.rows[0].status}).`,
+        code: 'conflict',
+        status: exists.rows[0].status,
+      })
     }
     kickExports()
     return c.json({ search_id, status: 'PENDING' }, 202)

@@ -11,7 +11,10 @@ const OwnedSchema = z
   .object({
     totalCount: z.number().int().openapi({ description: 'The same count as GET /api/companies/.' }),
     owned_count: z.number().int().openapi({ description: 'Of those, the leads this account received in an earlier export (by place_id).' }),
-    new_count: z.number().int().openapi({ description: 'totalCount − owned_count: what an export with `skip_owned` holds and costs (before a cap).' }),
+    new_count: z
+      .number()
+      .int()
+      .openapi({ description: 'totalCount − owned_count: what an export with `skip_owned` holds and costs (before a cap).' }),
   })
   .openapi('OwnedLeads')
 

@@ -24,17 +24,7 @@ import {
 } from './auth.ts'
 import { newCancelLink } from './email-change-cancel.ts'
 import { planToJson } from '../lib/plans.ts'
-import {
-  authErrors,
-  emailSchema,
-  int32,
-  jsonBody,
-  jsonError,
-  languageSchema,
-  nameSchema,
-  UserSchema,
-  type User,
-} from '../lib/schemas.ts'
+import { authErrors, emailSchema, int32, jsonBody, jsonError, languageSchema, nameSchema, UserSchema, type User } from '../lib/schemas.ts'
 
 const epoch = (d: Date | null) => (d ? Math.floor(new Date(d).getTime() / 1000) : null)
 
@@ -76,7 +66,8 @@ const keysCannot = () =>
  * session asks), and the FREE_FAILURES-th wrong one ends the session that sent it (issue 22).
  */
 async function checkCurrentPassword(c: Context<AppEnv>, userId: number, password: string | undefined) {
-  if (!password) throw badRequest({ current_password: [{ code: 'password_required', message: 'Enter your current password to change this.' }] })
+  if (!password)
+    throw badRequest({ current_password: [{ code: 'password_required', message: 'Enter your current password to change this.' }] })
   const { db, clock } = c.var.deps
   const now = clock.now()
   const key = passwordCheckKey(userId)
@@ -138,14 +129,14 @@ const patchProfile = createRoute({
   responses: {
     200: { description: 'Updated user', content: { 'application/json': { schema: UserSchema } } },
     400: jsonError('Invalid input, read-only field, email taken, or current password missing or wrong'),
-    403: jsonError('An API key tried to change the email (`code: api_key_not_allowed`), or a read-only key any field (`code: api_key_read_only`)'),
+    403: jsonError(
+      'An API key tried to change the email (`code: api_key_not_allowed`), or a read-only key any field (`code: api_key_read_only`)',
+    ),
     ...authErrors,
   },
 })
 
-const ChangePassword = z
-  .object({ current_password: z.string().min(1).max(1024), new_password: passwordSchema })
-  .openapi('PasswordChange')
+const ChangePassword = z.object({ current_password: z.string().min(1).max(1024), new_password: passwordSchema }).openapi('PasswordChange')
 
 const changePassword = createRoute({
   method: 'post',
@@ -166,7 +157,9 @@ const changePassword = createRoute({
           schema: z.object({
             access: z.string(),
             refresh: z.string(),
-            api_keys: z.array(z.object({ id: z.string(), prefix: z.string(), created: z.number().int(), expiry: z.number().int().nullable() })),
+            api_keys: z.array(
+              z.object({ id: z.string(), prefix: z.string(), created: z.number().int(), expiry: z.number().int().nullable() }),
+            ),
             webhooks: z
               .array(z.object({ id: z.string(), url: z.string(), created_at: z.string().openapi({ format: 'date-time' }) }))
               .openapi({ description: 'The webhook endpoints that still receive events (also mailed): remove any you did not add.' }),
@@ -199,7 +192,9 @@ export function registerProfileRoutes(app: OpenAPIHono<AppEnv>) {
 
     const { config } = c.var.deps
     const now = clock.now()
-    const current = (await db.query<{ email: string; preferred_language: string }>('SELECT email, preferred_language FROM users WHERE id = $1', [userId])).rows[0]
+    const current = (
+      await db.query<{ email: string; preferred_language: string }>('SELECT email, preferred_language FROM users WHERE id = $1', [userId])
+    ).rows[0]
     if (!current) throw notFound()
     // Setting the address it already has is no change (the account form sends every field).
     const newEmail = body.email !== undefined && body.email.toLowerCase() !== current.email.toLowerCase() ? body.email : undefined
@@ -228,7 +223,11 @@ export function registerProfileRoutes(app: OpenAPIHono<AppEnv>) {
         await sendConfirmation(q, config, { id: userId, preferred_language: language }, 'email_change', newEmail, now)
         // "this wasn't me": a one-use link for the old address that cancels (or undoes) the change and ends every session
         const cancel_link = await newCancelLink(q, config, { userId, oldEmail: current.email, newEmail }, now)
-        await sendMail(config.dataDir, { to: current.email, now, ...renderMail('email_change_notice', language, { new_email: newEmail, cancel_link }) })
+        await sendMail(config.dataDir, {
+          to: current.email,
+          now,
+          ...renderMail('email_change_notice', language, { new_email: newEmail, cancel_link }),
+        })
       }
     })
     return c.json(await profileOf(db, userId, clock.now()), 200)

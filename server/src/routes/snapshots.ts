@@ -23,7 +23,7 @@ const snapshotRoute = createRoute({
   tags: ['Page snapshots'],
   summary: 'Country page data assembled from the stored snapshots (service token only)',
   description:
-    'Gated by the `X-Service-Token` header, which must equal the service\'s PAGE_SNAPSHOT_TOKEN (at least 16 characters). A missing or wrong token counts against the caller\'s address like a failed sign-in to the API (FAILED_AUTH_PER_MINUTE): past it, 429 before any token is looked at.',
+    "Gated by the `X-Service-Token` header, which must equal the service's PAGE_SNAPSHOT_TOKEN (at least 16 characters). A missing or wrong token counts against the caller's address like a failed sign-in to the API (FAILED_AUTH_PER_MINUTE): past it, 429 before any token is looked at.",
   security: [{ serviceToken: [] }],
   request: {
     params: z.object({
@@ -75,10 +75,7 @@ export function registerSnapshotRoutes(app: OpenAPIHono<AppEnv>) {
 
     const code = c.req.valid('param').alpha2.toUpperCase()
     const country = (
-      await db.query<{ code: string; name: string; language: string }>(
-        'SELECT code, name, language FROM countries WHERE code = $1',
-        [code],
-      )
+      await db.query<{ code: string; name: string; language: string }>('SELECT code, name, language FROM countries WHERE code = $1', [code])
     ).rows[0]
     if (!country) throw notFound('No such country.')
     const { rows } = await db.query<{ section: string; payload: unknown; created_at: Date | string }>(

@@ -52,7 +52,11 @@ const newCompaniesRoute = createRoute({
     body: jsonBody(
       z.object({
         count: z.number().int().min(1).max(10_000),
-        countries: z.array(safeString().regex(/^[A-Za-z]{2}$/, 'A two-letter country code.')).min(1).max(20).optional(),
+        countries: z
+          .array(safeString().regex(/^[A-Za-z]{2}$/, 'A two-letter country code.'))
+          .min(1)
+          .max(20)
+          .optional(),
       }),
     ),
   },
@@ -87,14 +91,10 @@ const grantRoute = createRoute({
           .nullable()
           .optional()
           .openapi({ description: 'When the added lot expires, in days from now (default 90); null: never.' }),
-        period_ends_in_days: z
-          .number()
-          .int()
-          .min(1)
-          .max(3650)
-          .nullable()
-          .optional()
-          .openapi({ description: 'Moves the billing period to end this many days from now (a month long); null: no period, so the subscription credits never expire.' }),
+        period_ends_in_days: z.number().int().min(1).max(3650).nullable().optional().openapi({
+          description:
+            'Moves the billing period to end this many days from now (a month long); null: no period, so the subscription credits never expire.',
+        }),
         plan_type: safeString().min(1).max(20).optional(),
       }),
     ),
@@ -104,7 +104,11 @@ const grantRoute = createRoute({
       description: 'The balance now',
       content: {
         'application/json': {
-          schema: z.object({ remaining_credits: z.number().int(), purchased_credits_available: z.number().int(), plan_type: z.string().nullable() }),
+          schema: z.object({
+            remaining_credits: z.number().int(),
+            purchased_credits_available: z.number().int(),
+            plan_type: z.string().nullable(),
+          }),
         },
       },
     },
@@ -162,15 +166,21 @@ export function registerTestHookRoutes(app: OpenAPIHono<AppEnv>) {
       }
       if (body.period_ends_in_days !== undefined) {
         const end = body.period_ends_in_days === null ? null : new Date(now.getTime() + body.period_ends_in_days * DAY_MS)
-        await q.query('UPDATE users SET current_period_start = $2, current_period_end = $3 WHERE id = $1', [userId, end && addMonths(end, -1), end])
+        await q.query('UPDATE users SET current_period_start = $2, current_period_end = $3 WHERE id = $1', [
+          userId,
+          end && addMonths(end, -1),
+          end,
+        ])
       }
       if (body.purchased !== undefined) {
         const days = body.purchased_expires_in_days === undefined ? 90 : body.purchased_expires_in_days
         const expires = days === null ? null : new Date(now.getTime() + days * DAY_MS)
-        await q.query(
-          'INSERT INTO credit_lots (user_id, amount, remaining, purchased_at, expires_at) VALUES ($1, $2, $2, $3, $4)',
-          [userId, body.purchased, now, expires],
-        )
+        await q.query('INSERT INTO credit_lots (user_id, amount, remaining, purchased_at, expires_at) VALUES ($1, $2, $2, $3, $4)', [
+          userId,
+          body.purchased,
+          now,
+          expires,
+        ])
       }
     })
     const account = await loadAccount(db, userId, now)

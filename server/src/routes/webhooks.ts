@@ -86,8 +86,15 @@ const CreateBody = z
   .strict()
   .openapi('WebhookCreate')
 
-const WithSecret = z.object({ webhook: WebhookSchema, secret: z.string().openapi({ description: 'Shown once: store it to verify signatures.' }) })
-const idParams = z.object({ id: safeString().regex(/^wh_[A-Za-z0-9_-]{8,40}$/, 'Not a webhook id.').openapi({ param: { name: 'id', in: 'path' } }) })
+const WithSecret = z.object({
+  webhook: WebhookSchema,
+  secret: z.string().openapi({ description: 'Shown once: store it to verify signatures.' }),
+})
+const idParams = z.object({
+  id: safeString()
+    .regex(/^wh_[A-Za-z0-9_-]{8,40}$/, 'Not a webhook id.')
+    .openapi({ param: { name: 'id', in: 'path' } }),
+})
 const ext = { middleware: authed, security, tags: ['Webhooks'], 'x-extension': true as const }
 const keysCannot = jsonError('Called with an API key: managing webhooks needs a password sign-in (`api_key_not_allowed`)')
 
@@ -108,7 +115,7 @@ const createRouteDef = createRoute({
   responses: {
     201: { description: 'Created', content: { 'application/json': { schema: WithSecret } } },
     400: jsonError('Invalid input: `webhook_https_required`, `webhook_address_blocked`, `webhook_limit`…'),
-    403: jsonError('Called with an API key (`api_key_not_allowed`), or the account\'s address is not confirmed yet (`email_not_confirmed`)'),
+    403: jsonError("Called with an API key (`api_key_not_allowed`), or the account's address is not confirmed yet (`email_not_confirmed`)"),
     ...authErrors,
     429: jsonError('More endpoints added this hour than allowed (`throttled`, see Retry-After), or the rate limit'),
   },
@@ -143,7 +150,10 @@ const testRoute = createRoute({
     'Test events are counted per account (whatever endpoint they go to; `tests_per_minute` in capabilities) and sent in a lane of their own with a shorter timeout.',
   request: { params: idParams },
   responses: {
-    202: { description: 'Queued', content: { 'application/json': { schema: z.object({ delivery_id: z.number().int(), event_id: z.string() }) } } },
+    202: {
+      description: 'Queued',
+      content: { 'application/json': { schema: z.object({ delivery_id: z.number().int(), event_id: z.string() }) } },
+    },
     403: jsonError('A read-only API key (`api_key_read_only`), or an unconfirmed address (`email_not_confirmed`)'),
     404: jsonError('No such endpoint of the caller'),
     ...authErrors,
@@ -219,23 +229,32 @@ const ENDPOINT_COLUMNS = 'id, url, events, secret_hint, created_at, secret_rotat
  */
 function refuseApiKeys(c: Context<AppEnv>) {
   if (c.var.apiKey) {
-    throw new HttpError(403, { detail: 'API keys cannot manage webhooks. Sign in with the password to do that.', code: 'api_key_not_allowed' })
+    throw new HttpError(403, {
+      detail: 'API keys cannot manage webhooks. Sign in with the password to do that.',
+      code: 'api_key_not_allowed',
+    })
   }
 }
 
 /** Webhooks make the service send requests: only for accounts whose address is confirmed. */
 async function refuseUnconfirmed(q: Queryable, userId: number) {
-  const row = (await q.query<{ email_confirmed_at: Date | null }>('SELECT email_confirmed_at FROM users WHERE id = $1 FOR UPDATE', [userId])).rows[0]
+  const row = (
+    await q.query<{ email_confirmed_at: Date | null }>('SELECT email_confirmed_at FROM users WHERE id = $1 FOR UPDATE', [userId])
+  ).rows[0]
   if (!row?.email_confirmed_at) {
-    throw new HttpError(403, { detail: 'Confirm your email address first: webhooks are for confirmed accounts.', code: 'email_not_confirmed' })
+    throw new HttpError(403, {
+      detail: 'Confirm your email address first: webhooks are for confirmed accounts.',
+      code: 'email_not_confirmed',
+    })
   }
 }
 
 export function registerWebhookRoutes(app: OpenAPIHono<AppEnv>) {
   app.openapi(listRoute, async (c) => {
-    const { rows } = await c.var.deps.db.query<EndpointRow>(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE user_id = $1 ORDER BY created_at, id`, [
-      c.var.user.id,
-    ])
+    const { rows } = await c.var.deps.db.query<EndpointRow>(
+      `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE user_id = $1 ORDER BY created_at, id`,
+      [c.var.user.id],
+    )
     return c.json(rows.map(toWebhook), 200)
   })
 
@@ -260,12 +279,22 @@ export function registerWebhookRoutes(app: OpenAPIHono<AppEnv>) {
         )
       ).rows[0]!
       if (added.n >= config.webhooks.creationsPerHour) {
-        throw throttled(Math.max(1, added.wait ?? 3600), `At most ${config.webhooks.creationsPerHour} webhook endpoints can be added per hour.`)
+        throw throttled(
+          Math.max(1, added.wait ?? 3600),
+          `At most ${config.webhooks.creationsPerHour} webhook endpoints can be added per hour.`,
+        )
       }
-      const n = (await q.query<{ n: number }>('SELECT count(*)::int AS n FROM webhook_endpoints WHERE user_id = $1', [c.var.user.id])).rows[0]!.n
+      const n = (await q.query<{ n: number }>('SELECT count(*)::int AS n FROM webhook_endpoints WHERE user_id = $1', [c.var.user.id]))
+        .rows[0]!.n
       if (n >= limit) {
         throw badRequest({
-          non_field_errors: [{ code: 'webhook_limit', message: `An account can have at most ${limit} webhook endpoints: remove one first.`, params: { limit } }],
+          non_field_errors: [
+            {
+              code: 'webhook_limit',
+              message: `An account can have at most ${limit} webhook endpoints: remove one first.`,
+              params: { limit },
+            },
+          ],
         })
       }
       const created = (
@@ -284,7 +313,10 @@ export function registerWebhookRoutes(app: OpenAPIHono<AppEnv>) {
   app.openapi(deleteRoute, async (c) => {
     refuseApiKeys(c)
     const { id } = c.req.valid('param')
-    const { rows } = await c.var.deps.db.query('DELETE FROM webhook_endpoints WHERE id = $1 AND user_id = $2 RETURNING id', [id, c.var.user.id])
+    const { rows } = await c.var.deps.db.query('DELETE FROM webhook_endpoints WHERE id = $1 AND user_id = $2 RETURNING id', [
+      id,
+      c.var.user.id,
+    ])
     if (!rows.length) throw notFound('Webhook not found.')
     return c.body(null, 204)
   })
@@ -340,7 +372,8 @@ export function registerWebhookRoutes(app: OpenAPIHono<AppEnv>) {
         )
       ).rows[0]
       if (!found) throw notFound('Webhook not found.')
-      if (found.recent) throw throttled(RESUME_INTERVAL_SECONDS, `An endpoint can be resumed once every ${RESUME_INTERVAL_SECONDS} seconds.`)
+      if (found.recent)
+        throw throttled(RESUME_INTERVAL_SECONDS, `An endpoint can be resumed once every ${RESUME_INTERVAL_SECONDS} seconds.`)
       await q.query(`UPDATE webhook_deliveries SET next_attempt_at = clock_timestamp() WHERE endpoint_id = $1 AND status = 'pending'`, [id])
       return (
         await q.query<EndpointRow>(
@@ -358,7 +391,10 @@ export function registerWebhookRoutes(app: OpenAPIHono<AppEnv>) {
     const { id } = c.req.valid('param')
     const limit = c.req.valid('query').limit ?? 20
     const { db } = c.var.deps
-    const owned = await db.query<{ paused_until: Date | null }>('SELECT paused_until FROM webhook_endpoints WHERE id = $1 AND user_id = $2', [id, c.var.user.id])
+    const owned = await db.query<{ paused_until: Date | null }>(
+      'SELECT paused_until FROM webhook_endpoints WHERE id = $1 AND user_id = $2',
+      [id, c.var.user.id],
+    )
     if (!owned.rows.length) throw notFound('Webhook not found.')
     // a waiting delivery of a paused (unhealthy) endpoint is tried no sooner than the endpoint is
     const pausedUntil = owned.rows[0]!.paused_until ? new Date(owned.rows[0]!.paused_until) : null
@@ -374,7 +410,8 @@ export function registerWebhookRoutes(app: OpenAPIHono<AppEnv>) {
       last_attempt_at: Date | null
       next_attempt_at: Date
       created_at: Date
-      attempt_log: Array<{ at: string; attempt: number; status_code: number | null; error_code?: string | null; duration_ms: number }> | string
+      attempt_log:
+        Array<{ at: string; attempt: number; status_code: number | null; error_code?: string | null; duration_ms: number }> | string
     }>('SELECT * FROM webhook_deliveries WHERE endpoint_id = $1 ORDER BY id DESC LIMIT $2', [id, limit])
     const english = (code: ReturnType<typeof deliveryError>) => (code ? DELIVERY_ERRORS[code] : null)
     return c.json(

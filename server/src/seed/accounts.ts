@@ -52,16 +52,24 @@ async function topCategories(db: Db, country: string, n: number): Promise<number
 export async function seedAccounts(db: Db, opts: { now: Date; config: Config }): Promise<void> {
   const { now, config } = opts
   await seedPlans(db, now)
-  const plan = (await db.query<{ id: number; monthly_credits: number }>('SELECT id, monthly_credits FROM plans WHERE plan_type = $1', [DEMO_PLAN]))
-    .rows[0]!
+  const plan = (
+    await db.query<{ id: number; monthly_credits: number }>('SELECT id, monthly_credits FROM plans WHERE plan_type = $1', [DEMO_PLAN])
+  ).rows[0]!
   const periodStart = new Date(now.getTime() - 12 * DAY_MS)
   const user = (
     await db.query<{ id: number }>(
       `INSERT INTO users (email, password_hash, first_name, last_name, preferred_language, plan_id, remaining_credits,
                           current_period_start, current_period_end, created_at, email_confirmed_at)
        VALUES ($1, $2, 'Dana', 'Weber', 'en', $3, $4, $5, $6, $7, $7) RETURNING id`,
-      [DEMO_EMAIL, await hashPassword(DEMO_PASSWORD), plan.id, plan.monthly_credits, periodStart, addMonths(periodStart, 1),
-        new Date(now.getTime() - 400 * DAY_MS)],
+      [
+        DEMO_EMAIL,
+        await hashPassword(DEMO_PASSWORD),
+        plan.id,
+        plan.monthly_credits,
+        periodStart,
+        addMonths(periodStart, 1),
+        new Date(now.getTime() - 400 * DAY_MS),
+      ],
     )
   ).rows[0]!
 
@@ -79,7 +87,12 @@ export async function seedAccounts(db: Db, opts: { now: Date; config: Config }):
   for (const l of lots) {
     const { rows } = await db.query<{ id: number }>(
       'INSERT INTO credit_lots (user_id, amount, remaining, purchased_at, expires_at) VALUES ($1, $2, $2, $3, $4) RETURNING id',
-      [user.id, l.remaining + 1_000_000, new Date(now.getTime() - l.boughtDaysAgo * DAY_MS), new Date(now.getTime() + l.expiresInDays * DAY_MS)],
+      [
+        user.id,
+        l.remaining + 1_000_000,
+        new Date(now.getTime() - l.boughtDaysAgo * DAY_MS),
+        new Date(now.getTime() + l.expiresInDays * DAY_MS),
+      ],
     )
     lotIds.push(rows[0]!.id)
   }

@@ -34,11 +34,10 @@ export async function seedIfEmpty(db: Db, config: Config, clock: Clock): Promise
   if (partial.n > 0) {
     // Accounts other than the demo one exist only once a seed completed and people signed up: never
     // wipe those. (It cannot happen through the service: it listens only after the seed is done.)
-    if (partial.accounts > 0) throw new Error('The database holds accounts but no completed seed: refusing to rebuild it. Inspect it by hand.')
+    if (partial.accounts > 0)
+      throw new Error('The database holds accounts but no completed seed: refusing to rebuild it. Inspect it by hand.')
     console.log('Seed incomplete (an earlier first start was interrupted): rebuilding it')
-    const { rows } = await db.query<{ name: string }>(
-      `SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema()`,
-    )
+    const { rows } = await db.query<{ name: string }>(`SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema()`)
     const tables = rows.map((r) => r.name).filter((t) => !KEEP.has(t))
     if (tables.length) await db.exec(`TRUNCATE ${tables.map((t) => `"${t}"`).join(', ')} RESTART IDENTITY CASCADE`)
   } else {
@@ -56,9 +55,10 @@ export async function seedIfEmpty(db: Db, config: Config, clock: Clock): Promise
   await step('categories', () => seedCategories(db))
   await step('companies', () => seedCompanies(db, { count: config.seedCompanies, now: clock.now() }))
   await step('accounts', () => seedAccounts(db, { now: clock.now(), config }))
-  await db.query(
-    'INSERT INTO seed_state (id, version, companies, completed_at) VALUES (1, $1, $2, $3)',
-    [SEED_VERSION, config.seedCompanies, clock.now()],
-  )
+  await db.query('INSERT INTO seed_state (id, version, companies, completed_at) VALUES (1, $1, $2, $3)', [
+    SEED_VERSION,
+    config.seedCompanies,
+    clock.now(),
+  ])
   console.log(`Seed complete: ${config.seedCompanies} companies in ${((Date.now() - started) / 1000).toFixed(1)} s`)
 }

@@ -10,7 +10,10 @@ const usagePageSchema = z.object({
   results: z.array(
     z.object({
       created_at: z.string(),
-      credits_charged: z.pipe(z.nullish(z.number()), z.transform((v) => v ?? 0)),
+      credits_charged: z.pipe(
+        z.nullish(z.number()),
+        z.transform((v) => v ?? 0),
+      ),
       // extension scoped_api_keys: the key that started the export (absent or null: the dashboard)
       api_key: z.nullish(z.object({ token_key: z.string() })),
     }),

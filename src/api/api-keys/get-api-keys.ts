@@ -8,7 +8,10 @@ export const apiKeySchema = z.object({
   id: z.pipe(z.union([z.string(), z.number()]), z.transform(String)),
   token_key: z.string(),
   created: z.string(),
-  expiry: z.pipe(z.nullish(z.string()), z.transform((v) => v ?? null)),
+  expiry: z.pipe(
+    z.nullish(z.string()),
+    z.transform((v) => v ?? null),
+  ),
   // extension scoped_api_keys (absent on a service without it)
   scope: z.optional(z.enum(['read', 'export'])),
   monthly_credit_cap: z.nullish(z.number()),
@@ -31,5 +34,4 @@ export const apiKeysOptions = () =>
     queryFn: ({ signal }) => getApiKeys({ signal }),
   })
 
-export const isExpired = (key: ApiKey, now: number = Date.now()) =>
-  key.expiry !== null && new Date(key.expiry).getTime() <= now
+export const isExpired = (key: ApiKey, now: number = Date.now()) => key.expiry !== null && new Date(key.expiry).getTime() <= now

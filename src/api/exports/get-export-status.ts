@@ -11,7 +11,10 @@ import { looseNumber, looseText } from '../schemas'
  */
 export const exportStatusSchema = lazySchema(() =>
   z.looseObject({
-    status: z.pipe(z.catch(z.nullish(z.string()), ''), z.transform((s) => s ?? '')),
+    status: z.pipe(
+      z.catch(z.nullish(z.string()), ''),
+      z.transform((s) => s ?? ''),
+    ),
     progress: looseNumber(),
     processed_count: looseNumber(),
     lead_count: looseNumber(),

@@ -86,7 +86,8 @@ export function insufficientCredits(
   const byStatus = error.status === 402
   const byWords = error.status === 403 && !error.validationCode && /credit|balance|insufficient/i.test(error.detail)
   if (!byCode && !byStatus && !byWords) return null
-  const num = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : undefined)
+  const num = (v: unknown) =>
+    typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : undefined
   const detail = error.detail.startsWith('Request failed') ? undefined : error.detail
   return { required: num(error.body.required_credits), available: num(error.body.available_credits), detail }
 }

@@ -9,11 +9,17 @@ import { looseNumber, opaqueId } from '@/api/schemas'
 export const VALIDATION_CODES = ['ok', 'no_new_leads', 'insufficient_credits', 'fresh_exports_not_allowed', 'not_completed'] as const
 
 /** Counts that may be missing, null or a numeric string: 0 when unknown. */
-const orZero = z.pipe(looseNumber(), z.transform((v) => v ?? 0))
+const orZero = z.pipe(
+  looseNumber(),
+  z.transform((v) => v ?? 0),
+)
 
 export const deltaResultSchema = z.object({
   status: z.string(),
-  validation_code: z.pipe(z.nullish(z.string()), z.transform((v) => v ?? 'ok')),
+  validation_code: z.pipe(
+    z.nullish(z.string()),
+    z.transform((v) => v ?? 'ok'),
+  ),
   search_id: opaqueId(),
   lead_count: orZero,
   required_credits: orZero,
@@ -55,4 +61,3 @@ export async function requestDelta(searchId: string, dryRun: boolean): Promise<D
 }
 
 export const deltaStarted = (r: DeltaResult) => r.status.toLowerCase() === 'started'
-

@@ -20,7 +20,10 @@ const oneOrMany = z.pipe(
 )
 
 /** Missing or null counts and flags become 0 / false. */
-const orZero = z.pipe(looseNumber(), z.transform((v) => v ?? 0))
+const orZero = z.pipe(
+  looseNumber(),
+  z.transform((v) => v ?? 0),
+)
 
 export const historyFiltersSchema = z.catch(
   z.object({
@@ -56,7 +59,10 @@ export const historyEntrySchema = z.object({
   lead_count: orZero,
   credits_charged: orZero,
   export_format: z.nullish(z.string()),
-  capped: z.pipe(z.nullish(z.boolean()), z.transform((v) => v ?? false)),
+  capped: z.pipe(
+    z.nullish(z.boolean()),
+    z.transform((v) => v ?? false),
+  ),
   // an unreadable date is left out rather than shown as "Invalid Date" (or thrown in render)
   expires_at: looseDateTime(),
   max_leads: looseNumber(),
@@ -65,7 +71,10 @@ export const historyEntrySchema = z.object({
   file_size_bytes: looseNumber(),
   /** Extension `watched_searches`: the search's name and whether the account follows it. */
   name: z.nullish(z.string()),
-  watched: z.pipe(z.nullish(z.boolean()), z.transform((v) => v ?? false)),
+  watched: z.pipe(
+    z.nullish(z.boolean()),
+    z.transform((v) => v ?? false),
+  ),
 })
 export type HistoryEntry = z.infer<typeof historyEntrySchema>
 
@@ -124,12 +133,15 @@ async function localHistoryPage(account: string, page: number, pageSize: number,
   return { count: all.length, next: null, previous: null, results, source: 'browser' }
 }
 
-export const searchHistoryOptions = (page: number, pageSize: number, { watched = false, account }: { watched?: boolean; account?: string | undefined } = {}) =>
+export const searchHistoryOptions = (
+  page: number,
+  pageSize: number,
+  { watched = false, account }: { watched?: boolean; account?: string | undefined } = {},
+) =>
   queryOptions({
     queryKey: historyKeys.list(page, pageSize, watched, account),
     queryFn: ({ signal }) => getSearchHistory(page, pageSize, { signal, watched, account }),
     placeholderData: keepPreviousData,
     // statuses of running exports change under us; a page is cheap to re-ask
-    refetchInterval: (q) =>
-      q.state.data?.results.some((e) => !['completed', 'failed'].includes(exportPhase(e.status))) ? 5_000 : false,
+    refetchInterval: (q) => (q.state.data?.results.some((e) => !['completed', 'failed'].includes(exportPhase(e.status))) ? 5_000 : false),
   })

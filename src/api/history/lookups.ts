@@ -15,8 +15,7 @@ const idName = z.object({ id: idSchema, name: z.string() })
 export const level1ListOptions = (country: string) =>
   queryOptions({
     queryKey: lookupKeys.level1(country),
-    queryFn: ({ signal }) =>
-      api('/api/locations/level1/', { query: { country }, schema: listOf(idName), signal }),
+    queryFn: ({ signal }) => api('/api/locations/level1/', { query: { country }, schema: listOf(idName), signal }),
     ...forever,
   })
 
@@ -55,7 +54,6 @@ const categorySchema = z.object({
 export const categoriesOptions = (lang: string, ids: readonly string[]) =>
   queryOptions({
     queryKey: lookupKeys.categories(lang, [...ids].sort()),
-    queryFn: ({ signal }) =>
-      api('/api/categories/', { query: { ids: [...ids].sort(), lang }, schema: listOf(categorySchema), signal }),
+    queryFn: ({ signal }) => api('/api/categories/', { query: { ids: [...ids].sort(), lang }, schema: listOf(categorySchema), signal }),
     ...forever,
   })

@@ -25,7 +25,13 @@ export function useWatchedSearchesInfo(): { limit: number; nameMax: number } | n
 }
 
 const watchedListSchema = z.object({
-  results: z.array(z.object({ search_id: z.pipe(z.union([z.number(), z.string()]), z.transform(String)), status: z.catch(z.string(), ''), watched: z.optional(z.boolean()) })),
+  results: z.array(
+    z.object({
+      search_id: z.pipe(z.union([z.number(), z.string()]), z.transform(String)),
+      status: z.catch(z.string(), ''),
+      watched: z.optional(z.boolean()),
+    }),
+  ),
 })
 
 export const freshDryRunOptions = (searchId: string) => ({

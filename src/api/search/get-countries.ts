@@ -6,7 +6,10 @@ import { searchKeys } from './keys'
 
 export const countrySchema = lazySchema(() =>
   z.looseObject({
-    code: z.pipe(z.string(), z.transform((c) => c.toUpperCase())),
+    code: z.pipe(
+      z.string(),
+      z.transform((c) => c.toUpperCase()),
+    ),
     name: z.optional(z.string()),
     language: z.nullish(z.string()),
     company_count: z.nullish(z.number()),

@@ -32,7 +32,10 @@ export const previewSchema = lazySchema(() =>
     totalCount: z.number(),
     search_id: opaqueId(),
     // a row the dashboard cannot read at all is left out of the sample, not the whole answer
-    results: z.pipe(list(z.catch(z.nullable(leadRowSchema()), null)), z.transform((rows) => rows.filter((r) => r !== null))),
+    results: z.pipe(
+      list(z.catch(z.nullable(leadRowSchema()), null)),
+      z.transform((rows) => rows.filter((r) => r !== null)),
+    ),
   }),
 )
 export type Preview = z.infer<ReturnType<typeof previewSchema>>

@@ -6,8 +6,7 @@ export const searchKeys = {
   level1: (country: string) => [...searchKeys.all, 'level1', country] as const,
   level2: (country: string, states: string[]) => [...searchKeys.all, 'level2', country, states] as const,
   level2One: (id: string) => [...searchKeys.all, 'level2-one', id] as const,
-  level3: (country: string, states: string[], counties: string[]) =>
-    [...searchKeys.all, 'level3', country, states, counties] as const,
+  level3: (country: string, states: string[], counties: string[]) => [...searchKeys.all, 'level3', country, states, counties] as const,
   places: (params: { q: string; country: string | undefined; states: string[]; counties: string[] }) =>
     [...searchKeys.all, 'places', params] as const,
   categories: (q: string, lang: string) => [...searchKeys.all, 'categories', lang, q] as const,

@@ -8,7 +8,10 @@ export const placeHitSchema = lazySchema(() =>
   z.looseObject({
     id: idSchema(),
     name: z.string(),
-    level: z.pipe(z.union([z.number(), z.string()]), z.transform((l) => Number(String(l).replace(/\D/g, '')) || 1)),
+    level: z.pipe(
+      z.union([z.number(), z.string()]),
+      z.transform((l) => Number(String(l).replace(/\D/g, '')) || 1),
+    ),
     country: optionalName(),
     level1_id: optionalId(),
     level1_name: optionalName(),
@@ -24,7 +27,13 @@ const hits = lazySchema(() => list(placeHitSchema()))
  * error but a service that finds no places by name (null); the lists by level still work.
  */
 export const placeSearchSchema = lazySchema(() =>
-  z.union([z.looseObject({ level1: hits(), level2: hits(), level3: hits() }), z.pipe(z.undefined(), z.transform(() => null))]),
+  z.union([
+    z.looseObject({ level1: hits(), level2: hits(), level3: hits() }),
+    z.pipe(
+      z.undefined(),
+      z.transform(() => null),
+    ),
+  ]),
 )
 
 export interface PlaceSearchParams {

@@ -92,7 +92,9 @@ describe('the webhooks link', () => {
     const nav = screen.getAllByRole('navigation', { name: 'Main' })[0]!
     const link = await within(nav).findByRole('link', { name: 'Webhooks' })
     expect(link).toHaveAttribute('href', '/webhooks')
-    const names = within(nav).getAllByRole('link').map((a) => a.textContent)
+    const names = within(nav)
+      .getAllByRole('link')
+      .map((a) => a.textContent)
     expect(names.indexOf('Webhooks')).toBe(names.indexOf('API keys') + 1)
   })
 })

@@ -112,9 +112,11 @@ function MenuIcon({ open }: { open: boolean }) {
 
 /** What Tab can reach inside `root`, leaving out what a closed disclosure hides. */
 function focusables(root: HTMLElement): HTMLElement[] {
-  return [...root.querySelectorAll<HTMLElement>('a[href], button:not([disabled]), input:not([disabled]), select, [tabindex]:not([tabindex="-1"])')].filter(
-    (el) => !el.closest('[hidden]'),
-  )
+  return [
+    ...root.querySelectorAll<HTMLElement>(
+      'a[href], button:not([disabled]), input:not([disabled]), select, [tabindex]:not([tabindex="-1"])',
+    ),
+  ].filter((el) => !el.closest('[hidden]'))
 }
 
 /**
@@ -123,7 +125,12 @@ function focusables(root: HTMLElement): HTMLElement[] {
  * closes it and puts the focus on the button. Focus reaching the page some other way (a click)
  * closes it.
  */
-function useDrawerFocus(open: boolean, close: () => void, buttonRef: RefObject<HTMLButtonElement | null>, drawerRef: RefObject<HTMLDivElement | null>) {
+function useDrawerFocus(
+  open: boolean,
+  close: () => void,
+  buttonRef: RefObject<HTMLButtonElement | null>,
+  drawerRef: RefObject<HTMLDivElement | null>,
+) {
   useEffect(() => {
     if (!open) return
     const onKeyDown = (e: KeyboardEvent) => {
@@ -231,7 +238,10 @@ export function AppShell({ signedIn, children }: { signedIn: boolean; children: 
               <UserMenu />
             ) : (
               <>
-                <Link to={`${paths.signIn}?next=${encodeURIComponent(location.pathname)}`} className={buttonClass('ghost', 'whitespace-nowrap px-3')}>
+                <Link
+                  to={`${paths.signIn}?next=${encodeURIComponent(location.pathname)}`}
+                  className={buttonClass('ghost', 'whitespace-nowrap px-3')}
+                >
                   {t('header.signIn')}
                 </Link>
                 {/* on a phone, sign-in links to sign-up; there is no room for both */}

@@ -27,7 +27,13 @@ export function ConfirmEmailBanner() {
         {resend.isSuccess ? (
           <p className="mt-2 font-medium">{withIsolated((slot) => t('confirmBanner.sent', { email: slot }), email ?? '')}</p>
         ) : (
-          <Button variant="secondary" className="mt-2" loading={resend.isPending} disabled={throttle.waiting} onClick={() => resend.mutate()}>
+          <Button
+            variant="secondary"
+            className="mt-2"
+            loading={resend.isPending}
+            disabled={throttle.waiting}
+            onClick={() => resend.mutate()}
+          >
             {t('confirmBanner.resend')}
           </Button>
         )}

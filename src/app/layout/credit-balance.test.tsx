@@ -50,7 +50,8 @@ describe('credit balance', () => {
   })
 
   describe('purchased credits about to expire (issue 21)', () => {
-    const expiring = () => server.use(http.get('/api/user/profile/', () => HttpResponse.json({ ...profile, purchased_credits_expiring_soon: 120 })))
+    const expiring = () =>
+      server.use(http.get('/api/user/profile/', () => HttpResponse.json({ ...profile, purchased_credits_expiring_soon: 120 })))
 
     it('links to the plan for them when the service spends the credits that expire first (credit_order)', async () => {
       expiring()

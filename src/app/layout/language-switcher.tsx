@@ -20,7 +20,10 @@ function GlobeIcon() {
 async function saveToProfile(lng: Language): Promise<boolean> {
   try {
     // loaded on demand: the signed-out pages carrying this switcher stay free of the profile schema
-    const [{ profileOptions, updateProfile }, { queryClient }] = await Promise.all([import('@/lib/api/profile'), import('@/lib/query-client')])
+    const [{ profileOptions, updateProfile }, { queryClient }] = await Promise.all([
+      import('@/lib/api/profile'),
+      import('@/lib/query-client'),
+    ])
     queryClient.setQueryData(profileOptions().queryKey, await updateProfile({ preferred_language: lng }))
     return true
   } catch {
@@ -112,7 +115,12 @@ export function LanguageSwitcher({ className = '', inline = false }: { className
         <span id={currentId} lang={current} className="min-w-0 flex-1 truncate text-start">
           {currentName}
         </span>
-        <svg viewBox="0 0 20 20" className={`size-4 shrink-0 transition-transform ${open ? 'rotate-180' : ''}`} fill="currentColor" aria-hidden="true">
+        <svg
+          viewBox="0 0 20 20"
+          className={`size-4 shrink-0 transition-transform ${open ? 'rotate-180' : ''}`}
+          fill="currentColor"
+          aria-hidden="true"
+        >
           <path d="M5.3 7.3a1 1 0 0 1 1.4 0L10 10.6l3.3-3.3a1 1 0 1 1 1.4 1.4l-4 4a1 1 0 0 1-1.4 0l-4-4a1 1 0 0 1 0-1.4z" />
         </svg>
       </button>

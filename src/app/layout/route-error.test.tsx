@@ -12,7 +12,9 @@ describe('the error page', () => {
       if (broken) throw new TypeError('Failed to fetch')
       return <h1>page works</h1>
     }
-    const router = createMemoryRouter([{ path: '/history', element: <Flaky />, ErrorBoundary: RouteError }], { initialEntries: ['/history'] })
+    const router = createMemoryRouter([{ path: '/history', element: <Flaky />, ErrorBoundary: RouteError }], {
+      initialEntries: ['/history'],
+    })
     render(<RouterProvider router={router} />)
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Something went wrong' })).toBeInTheDocument()

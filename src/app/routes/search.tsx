@@ -22,9 +22,7 @@ const ExportConfirmDialog = lazy(() =>
 )
 
 // coverage bars load after the first count: not part of the search page's first load
-const CoveragePanel = lazy(() =>
-  import('@/features/search/components/coverage-panel').then((m) => ({ default: m.CoveragePanel })),
-)
+const CoveragePanel = lazy(() => import('@/features/search/components/coverage-panel').then((m) => ({ default: m.CoveragePanel })))
 
 // the export extensions of the service (skip owned leads, columns, file language), when it has them
 const ExportExtras = lazy(() => import('@/features/exports/components/export-extras').then((m) => ({ default: memo(m.ExportExtras) })))
@@ -78,7 +76,13 @@ const BottomBar = memo(function BottomBar({
             </span>
           )}
         </p>
-        <Button className="shrink-0" data-testid="export-open" disabled={!canExport} aria-describedby={blockedBy ? reasonId : undefined} onClick={onExport}>
+        <Button
+          className="shrink-0"
+          data-testid="export-open"
+          disabled={!canExport}
+          aria-describedby={blockedBy ? reasonId : undefined}
+          onClick={onExport}
+        >
           {t('exportButton')}
         </Button>
       </div>
@@ -158,12 +162,7 @@ export function Component() {
         </div>
         <div className="space-y-4 lg:sticky lg:top-4 lg:row-span-2 lg:self-start">
           <Card>
-            <PreviewPanel
-              data={data}
-              updating={updating}
-              error={preview.isError}
-              onRetry={retry}
-            />
+            <PreviewPanel data={data} updating={updating} error={preview.isError} onRetry={retry} />
           </Card>
           <Card title={labels.export}>
             <ExportOptions cap={filters.cap} format={filters.format} onChange={setFilters} onCapCheck={setCapProblem} />

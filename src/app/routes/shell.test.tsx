@@ -54,7 +54,11 @@ describe('the shell', () => {
     renderAt('/history')
     expect(await screen.findByRole('heading', { name: 'history page' })).toBeInTheDocument()
     const nav = screen.getAllByRole('navigation', { name: 'Main' })[0]!
-    expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual(['Search', 'Exports history', 'API keys', 'Account', 'Plans'])
+    expect(
+      within(nav)
+        .getAllByRole('link')
+        .map((a) => a.textContent),
+    ).toEqual(['Search', 'Exports history', 'API keys', 'Account', 'Plans'])
     expect(within(nav).getByRole('link', { name: 'Exports history' })).toHaveAttribute('aria-current', 'page')
     const balance = screen.getByRole('region', { name: 'Credit balance' })
     // the numbers sit in <bdi>s within the sentence

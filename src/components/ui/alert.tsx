@@ -10,7 +10,17 @@ const tones: Record<Tone, string> = {
 }
 
 /** Errors are announced at once (role=alert); other tones politely (role=status). */
-export function Alert({ tone = 'info', title, children, className = '' }: { tone?: Tone; title?: ReactNode; children?: ReactNode; className?: string }) {
+export function Alert({
+  tone = 'info',
+  title,
+  children,
+  className = '',
+}: {
+  tone?: Tone
+  title?: ReactNode
+  children?: ReactNode
+  className?: string
+}) {
   return (
     <div role={tone === 'error' ? 'alert' : 'status'} className={`rounded-md border px-4 py-3 text-sm ${tones[tone]} ${className}`}>
       {title && <p className="font-semibold">{title}</p>}

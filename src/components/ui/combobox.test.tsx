@@ -90,7 +90,11 @@ describe('MultiCombobox', () => {
     const listbox = screen.getByRole('listbox', { name: 'Fruit' })
     expect(listbox).toHaveAttribute('aria-multiselectable', 'true')
     expect(box()).toHaveAttribute('aria-controls', listbox.id)
-    expect(within(listbox).getAllByRole('option').map((o) => o.textContent)).toEqual(['Apple', 'Banana', 'Cherry', 'Date'])
+    expect(
+      within(listbox)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['Apple', 'Banana', 'Cherry', 'Date'])
     expect(activeOption()).toHaveTextContent('Apple')
     await user.keyboard('{ArrowDown}{ArrowDown}')
     expect(activeOption()).toHaveTextContent('Cherry')
@@ -234,8 +238,14 @@ describe('a long list', () => {
     await user.click(screen.getByRole('combobox', { name: 'Place' }))
     expect(await screen.findAllByRole('option')).toHaveLength(120)
     await user.keyboard('{End}')
-    expect(screen.getByRole('combobox', { name: 'Place' })).toHaveAttribute('aria-activedescendant', screen.getByRole('option', { name: 'Place 119' }).id)
+    expect(screen.getByRole('combobox', { name: 'Place' })).toHaveAttribute(
+      'aria-activedescendant',
+      screen.getByRole('option', { name: 'Place 119' }).id,
+    )
     await user.type(screen.getByRole('combobox', { name: 'Place' }), '11')
-    expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual(['Place 011', ...Array.from({ length: 10 }, (_, i) => `Place 11${i}`)])
+    expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual([
+      'Place 011',
+      ...Array.from({ length: 10 }, (_, i) => `Place 11${i}`),
+    ])
   })
 })

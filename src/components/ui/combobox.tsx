@@ -242,7 +242,9 @@ export function Highlight({ text, query }: { text: string; query: string }) {
       {text.slice(0, i)}
       {/* on the active (brand-coloured) option a yellow mark under white text is unreadable: there the
           match is shown bold and underlined in the row's own colours */}
-      <mark className="rounded-sm bg-amber-200 px-0 text-inherit group-data-focus:bg-transparent group-data-focus:font-bold group-data-focus:underline group-data-focus:decoration-2 group-data-focus:underline-offset-2 dark:bg-amber-700 dark:group-data-focus:bg-transparent">{text.slice(i, i + q.length)}</mark>
+      <mark className="rounded-sm bg-amber-200 px-0 text-inherit group-data-focus:bg-transparent group-data-focus:font-bold group-data-focus:underline group-data-focus:decoration-2 group-data-focus:underline-offset-2 dark:bg-amber-700 dark:group-data-focus:bg-transparent">
+        {text.slice(i, i + q.length)}
+      </mark>
       {text.slice(i + q.length)}
     </>
   )

@@ -4,7 +4,17 @@ import { Button } from './button'
 type CopyState = 'idle' | 'copied' | 'failed'
 
 /** Copies `text` to the clipboard and says, in a live region, whether it worked. */
-export function CopyButton({ text, label, copiedText, failedText }: { text: string; label: string; copiedText: string; failedText: string }) {
+export function CopyButton({
+  text,
+  label,
+  copiedText,
+  failedText,
+}: {
+  text: string
+  label: string
+  copiedText: string
+  failedText: string
+}) {
   const [state, setState] = useState<CopyState>('idle')
   const copy = async () => {
     try {

@@ -19,13 +19,9 @@ export function Dialog({ open, onClose, title, description, children, actions, s
     <HDialog open={open} onClose={onClose} className="relative z-50">
       <div className="fixed inset-0 bg-slate-950/50" aria-hidden="true" />
       <div className="fixed inset-0 flex w-screen items-center justify-center overflow-y-auto p-4">
-        <DialogPanel
-          className={`w-full ${size === 'lg' ? 'max-w-2xl' : 'max-w-md'} rounded-lg bg-white p-6 shadow-xl dark:bg-slate-900`}
-        >
+        <DialogPanel className={`w-full ${size === 'lg' ? 'max-w-2xl' : 'max-w-md'} rounded-lg bg-white p-6 shadow-xl dark:bg-slate-900`}>
           <DialogTitle className="text-lg font-semibold">{title}</DialogTitle>
-          {description && (
-            <Description className="mt-2 text-sm text-slate-600 dark:text-slate-300">{description}</Description>
-          )}
+          {description && <Description className="mt-2 text-sm text-slate-600 dark:text-slate-300">{description}</Description>}
           {children && <div className="mt-4">{children}</div>}
           {actions && <div className="mt-6 flex flex-wrap justify-end gap-3">{actions}</div>}
         </DialogPanel>

@@ -56,28 +56,30 @@ function Field({
 }
 
 /** A labelled text input for react-hook-form (`{...register('email')}`), with error and hint wired for screen readers. */
-export const TextField = forwardRef<HTMLInputElement, FieldChrome & InputHTMLAttributes<HTMLInputElement>>(
-  function TextField({ label, error, hint, id, className = '', ...rest }, ref) {
-    return (
-      <Field label={label} error={error} hint={hint} id={id} className={className}>
-        {(control) => <input ref={ref} {...control} {...rest} />}
-      </Field>
-    )
-  },
-)
+export const TextField = forwardRef<HTMLInputElement, FieldChrome & InputHTMLAttributes<HTMLInputElement>>(function TextField(
+  { label, error, hint, id, className = '', ...rest },
+  ref,
+) {
+  return (
+    <Field label={label} error={error} hint={hint} id={id} className={className}>
+      {(control) => <input ref={ref} {...control} {...rest} />}
+    </Field>
+  )
+})
 
-export const SelectField = forwardRef<HTMLSelectElement, FieldChrome & SelectHTMLAttributes<HTMLSelectElement>>(
-  function SelectField({ label, error, hint, id, className = '', children, ...rest }, ref) {
-    return (
-      <Field label={label} error={error} hint={hint} id={id} className={className}>
-        {(control) => (
-          <select ref={ref} {...control} {...rest}>
-            {children}
-          </select>
-        )}
-      </Field>
-    )
-  },
-)
+export const SelectField = forwardRef<HTMLSelectElement, FieldChrome & SelectHTMLAttributes<HTMLSelectElement>>(function SelectField(
+  { label, error, hint, id, className = '', children, ...rest },
+  ref,
+) {
+  return (
+    <Field label={label} error={error} hint={hint} id={id} className={className}>
+      {(control) => (
+        <select ref={ref} {...control} {...rest}>
+          {children}
+        </select>
+      )}
+    </Field>
+  )
+})
 
 export { inputClass }

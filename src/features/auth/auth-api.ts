@@ -5,8 +5,13 @@ import type { Language } from '@/config/languages'
 /** Sign-up (decisions.md): `{email, password, first_name?, last_name?, preferred_language?}` → 201 `{id, email}`. */
 export const signUpResponseSchema = z.looseObject({ email: z.optional(z.string()) })
 
-export const signUp = (input: { email: string; password: string; first_name?: string; last_name?: string; preferred_language?: Language }) =>
-  api('/api/auth/sign-up/', { method: 'POST', body: input, schema: signUpResponseSchema, auth: false, retryThrottled: false })
+export const signUp = (input: {
+  email: string
+  password: string
+  first_name?: string
+  last_name?: string
+  preferred_language?: Language
+}) => api('/api/auth/sign-up/', { method: 'POST', body: input, schema: signUpResponseSchema, auth: false, retryThrottled: false })
 
 /** 202 whether or not the account exists (no account enumeration). */
 export const requestPasswordReset = (email: string) =>

@@ -41,7 +41,9 @@ describe('sign in', () => {
         return HttpResponse.json({ access: 'a1', refresh: 'r1', user: { id: '1', email: 'ada@example.com', subscription_plan: 'pro' } })
       }),
       http.get('/api/user/profile/', ({ request }) =>
-        request.headers.get('Authorization') === 'Bearer a1' ? HttpResponse.json(profile) : HttpResponse.json({ detail: 'no' }, { status: 401 }),
+        request.headers.get('Authorization') === 'Bearer a1'
+          ? HttpResponse.json(profile)
+          : HttpResponse.json({ detail: 'no' }, { status: 401 }),
       ),
       http.get('/locales/*', () => HttpResponse.json({})),
     )
@@ -155,7 +157,9 @@ describe('reset password', () => {
   })
 
   it('offers a new link when the token is refused', async () => {
-    server.use(http.post('/api/auth/password-reset/confirm/', () => HttpResponse.json({ detail: 'Invalid or expired token.' }, { status: 400 })))
+    server.use(
+      http.post('/api/auth/password-reset/confirm/', () => HttpResponse.json({ detail: 'Invalid or expired token.' }, { status: 400 })),
+    )
     renderWithProviders(<ResetPasswordForm />, { route: '/reset-password?token=old', path: '/reset-password' })
     const user = userEvent.setup()
     await user.type(screen.getByLabelText('New password'), 'brand-new-pass')

@@ -10,7 +10,12 @@ import { errorMessage } from '@/lib/error-message'
 import { useSession } from '@/lib/session'
 import { confirmEmail } from './auth-api'
 
-type State = { kind: 'working' } | { kind: 'signup' } | { kind: 'email_change'; email: string } | { kind: 'invalid' } | { kind: 'error'; message: string }
+type State =
+  | { kind: 'working' }
+  | { kind: 'signup' }
+  | { kind: 'email_change'; email: string }
+  | { kind: 'invalid' }
+  | { kind: 'error'; message: string }
 
 /**
  * The page behind the mailed link (`/confirm-email?token=…`): the token leaves the address bar at

@@ -28,7 +28,9 @@ describe('form schemas mirror the service limits', () => {
     expect(signUpSchema.safeParse(ok).success).toBe(true)
     expect(signUpSchema.safeParse({ ...ok, password: '1234567' }).error?.issues[0]?.message).toBe('validation.passwordTooShort')
     expect(signUpSchema.safeParse({ ...ok, first_name: 'x'.repeat(151) }).error?.issues[0]?.message).toBe('validation.nameTooLong')
-    expect(signUpSchema.safeParse({ ...ok, email: `${'x'.repeat(250)}@example.com` }).error?.issues[0]?.message).toBe('validation.emailTooLong')
+    expect(signUpSchema.safeParse({ ...ok, email: `${'x'.repeat(250)}@example.com` }).error?.issues[0]?.message).toBe(
+      'validation.emailTooLong',
+    )
     expect(signUpSchema.safeParse({ ...ok, email: 'not-an-email' }).error?.issues[0]?.message).toBe('validation.emailInvalid')
   })
 

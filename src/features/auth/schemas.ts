@@ -16,9 +16,13 @@ const email = z.pipe(
   z.email('validation.emailInvalid'),
 )
 
-const newPassword = z.string().check(z.minLength(1, 'validation.passwordRequired'), z.minLength(PASSWORD_MIN, 'validation.passwordTooShort'),
-  z.maxLength(PASSWORD_MAX, 'validation.passwordTooLong'),
-)
+const newPassword = z
+  .string()
+  .check(
+    z.minLength(1, 'validation.passwordRequired'),
+    z.minLength(PASSWORD_MIN, 'validation.passwordTooShort'),
+    z.maxLength(PASSWORD_MAX, 'validation.passwordTooLong'),
+  )
 
 export const signInSchema = z.object({
   email,
@@ -33,7 +37,7 @@ export type SignUpValues = z.infer<typeof signUpSchema>
 export const forgotPasswordSchema = z.object({ email })
 export type ForgotPasswordValues = z.infer<typeof forgotPasswordSchema>
 
-export const resetPasswordSchema = z.object({ password: newPassword, confirm: z.string() }).check(
-  z.refine((v) => v.password === v.confirm, { path: ['confirm'], message: 'validation.passwordsDiffer' }),
-)
+export const resetPasswordSchema = z
+  .object({ password: newPassword, confirm: z.string() })
+  .check(z.refine((v) => v.password === v.confirm, { path: ['confirm'], message: 'validation.passwordsDiffer' }))
 export type ResetPasswordValues = z.infer<typeof resetPasswordSchema>

@@ -53,11 +53,21 @@ export function SignInForm() {
   })
 
   const notice =
-    reason === 'expired' ? t('signIn.expired') : reason === 'signed-out' ? t('signIn.signedOut') : reason === 'password-changed' ? t('signIn.passwordChanged') : null
+    reason === 'expired'
+      ? t('signIn.expired')
+      : reason === 'signed-out'
+        ? t('signIn.signedOut')
+        : reason === 'password-changed'
+          ? t('signIn.passwordChanged')
+          : null
 
   return (
     <>
-      {notice && <Alert tone={reason === 'password-changed' ? 'success' : 'info'} className="mb-4">{notice}</Alert>}
+      {notice && (
+        <Alert tone={reason === 'password-changed' ? 'success' : 'info'} className="mb-4">
+          {notice}
+        </Alert>
+      )}
       {/* the checks' code loads once the person starts on the form (focus or a tap), not with the page */}
       <form onSubmit={onSubmit} noValidate className="space-y-4" onFocus={resolver.preload} onPointerDown={resolver.preload}>
         {formError && <Alert tone="error">{formError}</Alert>}
@@ -90,7 +100,10 @@ export function SignInForm() {
       </form>
       <p className="mt-6 text-sm text-slate-700 dark:text-slate-300">
         {t('signIn.noAccount')}{' '}
-        <Link to={`${paths.signUp}${params.get('next') ? `?next=${encodeURIComponent(params.get('next') ?? '')}` : ''}`} className="font-medium text-brand-700 underline dark:text-brand-100">
+        <Link
+          to={`${paths.signUp}${params.get('next') ? `?next=${encodeURIComponent(params.get('next') ?? '')}` : ''}`}
+          className="font-medium text-brand-700 underline dark:text-brand-100"
+        >
           {t('signIn.signUpLink')}
         </Link>
       </p>

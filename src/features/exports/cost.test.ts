@@ -25,13 +25,24 @@ describe('planPayment', () => {
     const p = planPayment(500, { subscription: 1000, purchased: 500 }, lots)
     expect(p.split).toEqual({ fromSubscription: 0, fromPurchased: 500, after: { subscription: 1000, purchased: 0 } })
     expect(p.afterTotal).toBe(1000)
-    expect(planPayment(700, { subscription: 1000, purchased: 500 }, lots).split).toMatchObject({ fromSubscription: 200, fromPurchased: 500 })
+    expect(planPayment(700, { subscription: 1000, purchased: 500 }, lots).split).toMatchObject({
+      fromSubscription: 200,
+      fromPurchased: 500,
+    })
   })
 
   it('follows the service’s order: subscription credits ending sooner pay first, then purchased ones', () => {
     const lots = [lot('subscription', 100, '2026-12-01T00:00:00Z'), lot('purchased', 40, '2027-01-01T00:00:00Z')]
-    expect(planPayment(80, { subscription: 100, purchased: 40 }, lots).split).toEqual({ fromSubscription: 80, fromPurchased: 0, after: { subscription: 20, purchased: 40 } })
-    expect(planPayment(130, { subscription: 100, purchased: 40 }, lots).split).toEqual({ fromSubscription: 100, fromPurchased: 30, after: { subscription: 0, purchased: 10 } })
+    expect(planPayment(80, { subscription: 100, purchased: 40 }, lots).split).toEqual({
+      fromSubscription: 80,
+      fromPurchased: 0,
+      after: { subscription: 20, purchased: 40 },
+    })
+    expect(planPayment(130, { subscription: 100, purchased: 40 }, lots).split).toEqual({
+      fromSubscription: 100,
+      fromPurchased: 30,
+      after: { subscription: 0, purchased: 10 },
+    })
     expect(planPayment(140, { subscription: 100, purchased: 40 }, lots).afterTotal).toBe(0)
   })
 

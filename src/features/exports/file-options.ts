@@ -15,9 +15,26 @@ import { useProfile } from '@/lib/api/profile'
 
 /** The interface's file columns, in its order (the service's list at /api/capabilities/ wins). */
 export const ALL_COLUMNS = [
-  'name', 'email', 'phone', 'website', 'instagram', 'facebook', 'address', 'zipcode', 'city', 'level2_location',
-  'level1_location', 'country', 'categories', 'main_category', 'rating', 'review_count', 'latitude', 'longitude',
-  'place_id', 'collected_at',
+  'name',
+  'email',
+  'phone',
+  'website',
+  'instagram',
+  'facebook',
+  'address',
+  'zipcode',
+  'city',
+  'level2_location',
+  'level1_location',
+  'country',
+  'categories',
+  'main_category',
+  'rating',
+  'review_count',
+  'latitude',
+  'longitude',
+  'place_id',
+  'collected_at',
 ] as const
 export const CONTACT_COLUMNS = ['name', 'email', 'phone', 'website', 'city', 'country'] as const
 
@@ -48,7 +65,8 @@ function readPreferences(account: string | undefined): FilePreferences {
       const raw: unknown = JSON.parse(localStorage.getItem(storageKey(account)) ?? 'null')
       if (raw && typeof raw === 'object') {
         const r = raw as Record<string, unknown>
-        const columns = Array.isArray(r.columns) && r.columns.every((c) => typeof c === 'string') && r.columns.length ? (r.columns as string[]) : null
+        const columns =
+          Array.isArray(r.columns) && r.columns.every((c) => typeof c === 'string') && r.columns.length ? (r.columns as string[]) : null
         prefs = { columns, spreadsheet: typeof r.spreadsheet === 'boolean' ? r.spreadsheet : true }
       }
     } catch {
@@ -91,7 +109,8 @@ export function useExportExtensions(): ExportExtensions | undefined {
   const locale = useCapabilityInfo('file_locale')
   const { i18n } = useTranslation()
   if (skip === undefined || columns === undefined || locale === undefined) return undefined
-  const offered = columns && Array.isArray(columns.columns) ? (columns.columns as unknown[]).filter((c): c is string => typeof c === 'string') : null
+  const offered =
+    columns && Array.isArray(columns.columns) ? (columns.columns as unknown[]).filter((c): c is string => typeof c === 'string') : null
   const languages = locale && Array.isArray(locale.languages) ? (locale.languages as unknown[]) : []
   return {
     skipOwned: skip !== null,

@@ -50,8 +50,7 @@ export function apiRequests({ query, format, cap }: SnippetInput): ApiRequest[] 
   ]
 }
 
-const encodeQuery = (pairs: [string, string][]) =>
-  pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')
+const encodeQuery = (pairs: [string, string][]) => pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')
 
 export function requestUrl(baseUrl: string, r: ApiRequest, searchId = '{search_id}'): string {
   const qs = encodeQuery(r.query)

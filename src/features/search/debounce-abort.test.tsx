@@ -101,12 +101,7 @@ describe('live count', () => {
     await waitFor(() => expect(screen.getByTestId('count')).toHaveTextContent('40'), { timeout: 3000 })
     expect(seen).toHaveLength(2)
     const q = seen[1]!.url.searchParams
-    expect([q.get('email'), q.get('phone_number'), q.get('website'), q.get('main_activity_only')]).toEqual([
-      'true',
-      'true',
-      'true',
-      'true',
-    ])
+    expect([q.get('email'), q.get('phone_number'), q.get('website'), q.get('main_activity_only')]).toEqual(['true', 'true', 'true', 'true'])
 
     // a change while a request is in flight aborts it once the next one starts
     await user.click(screen.getByRole('button', { name: 'phone' }))

@@ -111,7 +111,12 @@ describe('resolveApiLink', () => {
       format: 'csv',
     })
     // "abc" never reaches the service (it would answer 400)
-    expect(requests.find((u) => u.pathname.endsWith('/api/categories/'))!.searchParams.getAll('ids').join()).not.toContain('abc')
+    expect(
+      requests
+        .find((u) => u.pathname.endsWith('/api/categories/'))!
+        .searchParams.getAll('ids')
+        .join(),
+    ).not.toContain('abc')
   })
 
   it('drops a county whose state belongs to none of the link’s countries', async () => {
@@ -178,9 +183,13 @@ describe('the search page given an API-style link', () => {
     server.use(http.get('*/api/companies/', () => HttpResponse.json({ totalCount: 7, search_id: 2, results: [] })))
     const { router } = renderWithProviders(<Page />, { route: '/search?countries=DE&level3_location=77,12345' })
     expect(await screen.findByText('dropped', undefined, { timeout: 5000 })).toBeInTheDocument()
-    expect(router.state.location.search).toBe(`?${new URLSearchParams([['country', 'DE'], ['l3', 'DE:77:Munich (Upper Bavaria, Bavaria)']])}`)
+    expect(router.state.location.search).toBe(
+      `?${new URLSearchParams([
+        ['country', 'DE'],
+        ['l3', 'DE:77:Munich (Upper Bavaria, Bavaria)'],
+      ])}`,
+    )
   })
-
 })
 
 describe('the search page given a canonical address', () => {
@@ -268,4 +277,3 @@ describe('isApiStyleLink', () => {
     expect(isApiStyleLink(new URLSearchParams('email=1&website=1&main=1&format=excel'))).toBe(false)
   })
 })
-

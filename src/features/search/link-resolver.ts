@@ -79,9 +79,7 @@ export async function resolveApiLink(client: QueryClient, p: URLSearchParams, la
   const [categoryList, level1Lists, level2Items, level3Lists] = await Promise.all([
     categoryIds.length ? client.fetchQuery(categoriesByIdsOptions(categoryIds, lang)) : [],
     needLevel1 ? Promise.all(countries.map((c) => client.fetchQuery(level1Options(c)))) : [],
-    countries.length
-      ? Promise.all(level2Ids.map((id) => orNullIfUnknown(client.fetchQuery(level2OneOptions(id)))))
-      : [],
+    countries.length ? Promise.all(level2Ids.map((id) => orNullIfUnknown(client.fetchQuery(level2OneOptions(id))))) : [],
     needLevel3 ? Promise.all(countries.map((c) => client.fetchQuery(level3Options(c, [], [])))) : [],
   ])
 

@@ -52,7 +52,10 @@ async function start(language: SampleLanguage): Promise<{ url: string; port: num
   const url = `http://127.0.0.1:${port}/hooks`
   const until = Date.now() + 10_000
   for (;;) {
-    const ok = await fetch(url, { method: 'POST', body: '' }).then(() => true, () => false)
+    const ok = await fetch(url, { method: 'POST', body: '' }).then(
+      () => true,
+      () => false,
+    )
     if (ok) return { url, port, output: () => out }
     if (child.exitCode !== null) throw new Error(`the ${language} sample exited with ${child.exitCode}`)
     if (Date.now() > until) throw new Error(`the ${language} sample did not start`)
@@ -61,7 +64,11 @@ async function start(language: SampleLanguage): Promise<{ url: string; port: num
 }
 
 const post = (url: string, body: string, signature?: string) =>
-  fetch(url, { method: 'POST', body, headers: { 'Content-Type': 'application/json', ...(signature ? { 'Leads-Signature': signature } : {}) } }).then((r) => r.status)
+  fetch(url, {
+    method: 'POST',
+    body,
+    headers: { 'Content-Type': 'application/json', ...(signature ? { 'Leads-Signature': signature } : {}) },
+  }).then((r) => r.status)
 
 describe.each(['node', 'python'] as const)('the %s verification sample', (language) => {
   it('accepts what the service signs and refuses a changed body, another secret, an old timestamp, no header', async () => {

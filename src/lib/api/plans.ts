@@ -8,7 +8,10 @@ import { api, lazySchema } from '@/lib/api-client'
  */
 
 const withDefault = <T extends z.ZodMiniType>(schema: T, fallback: z.output<T>) =>
-  z.pipe(z.optional(z.nullable(schema)), z.transform((v) => (v ?? fallback) as z.output<T>))
+  z.pipe(
+    z.optional(z.nullable(schema)),
+    z.transform((v) => (v ?? fallback) as z.output<T>),
+  )
 
 /**
  * SubscriptionPlan (interface 2.2) plus the `id` the reference service adds. Tolerant as

@@ -102,11 +102,15 @@ const lot = (source: CreditLot['source'], credits: number, expires_at: string | 
 
 describe('capToSpendExpiring', () => {
   it('is the expiring amount when those purchased credits come first', () => {
-    expect(capToSpendExpiring([lot('purchased', 500, '2026-12-03T00:00:00Z'), lot('subscription', 1000, '2026-12-20T00:00:00Z')], 500)).toBe(500)
+    expect(
+      capToSpendExpiring([lot('purchased', 500, '2026-12-03T00:00:00Z'), lot('subscription', 1000, '2026-12-20T00:00:00Z')], 500),
+    ).toBe(500)
   })
 
   it('counts what the service spends before them (subscription credits ending even sooner)', () => {
-    expect(capToSpendExpiring([lot('subscription', 200, '2026-12-02T00:00:00Z'), lot('purchased', 500, '2026-12-03T00:00:00Z')], 500)).toBe(700)
+    expect(capToSpendExpiring([lot('subscription', 200, '2026-12-02T00:00:00Z'), lot('purchased', 500, '2026-12-03T00:00:00Z')], 500)).toBe(
+      700,
+    )
     // part of a larger lot
     expect(capToSpendExpiring([lot('subscription', 50), lot('purchased', 300), lot('purchased', 900)], 400)).toBe(450)
   })

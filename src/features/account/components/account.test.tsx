@@ -116,9 +116,35 @@ describe('ProfileForm validation (interface 2.1 / part 8 limits, checked before 
   it('offers exactly the 27 languages', () => {
     renderWithProviders(<ProfileForm profile={profile()} />)
     const options = within(screen.getByLabelText('Preferred language')).getAllByRole('option') as HTMLOptionElement[]
-    expect(options.map((o) => o.value).sort()).toEqual(
-      ['bg', 'cs', 'da', 'de', 'el', 'en', 'es', 'et', 'fi', 'fr', 'he', 'hr', 'hu', 'it', 'lt', 'lv', 'nb', 'nl', 'pl', 'pt', 'ro', 'sk', 'sl', 'sr', 'sv', 'th', 'tr'],
-    )
+    expect(options.map((o) => o.value).sort()).toEqual([
+      'bg',
+      'cs',
+      'da',
+      'de',
+      'el',
+      'en',
+      'es',
+      'et',
+      'fi',
+      'fr',
+      'he',
+      'hr',
+      'hu',
+      'it',
+      'lt',
+      'lv',
+      'nb',
+      'nl',
+      'pl',
+      'pt',
+      'ro',
+      'sk',
+      'sl',
+      'sr',
+      'sv',
+      'th',
+      'tr',
+    ])
   })
 
   it("shows the service's field errors on the fields", async () => {
@@ -174,7 +200,9 @@ describe('ProfileForm validation (interface 2.1 / part 8 limits, checked before 
 
   it('says where the confirmation link went while a new address waits', async () => {
     renderWithProviders(<ProfileForm profile={profile({ pending_email: 'new@example.com' })} />)
-    const notice = await screen.findByText((_, el) => el?.getAttribute('role') === 'status' && /We sent a confirmation link to/.test(el.textContent ?? ''))
+    const notice = await screen.findByText(
+      (_, el) => el?.getAttribute('role') === 'status' && /We sent a confirmation link to/.test(el.textContent ?? ''),
+    )
     expect(notice).toHaveTextContent('We sent a confirmation link to new@example.com. Your sign-in address changes once you open it.')
     // the address is isolated, so a right-to-left sentence cannot reorder it
     expect(notice.querySelector('bdi[dir=ltr]')).toHaveTextContent('new@example.com')
@@ -234,7 +262,17 @@ describe('CreditsPanel', () => {
   })
 
   it('no plan, no fresh exports: explained with the way to plans', () => {
-    renderWithProviders(<CreditsPanel profile={profile({ subscription_plan: null, total_credits: 0, remaining_credits: 0, can_download_fresh_exports: false, purchased_credits_expiring_soon: 0 })} />)
+    renderWithProviders(
+      <CreditsPanel
+        profile={profile({
+          subscription_plan: null,
+          total_credits: 0,
+          remaining_credits: 0,
+          can_download_fresh_exports: false,
+          purchased_credits_expiring_soon: 0,
+        })}
+      />,
+    )
     expect(screen.getByText('No plan')).toBeInTheDocument()
     expect(screen.getByText('Not included in your plan')).toBeInTheDocument()
     expect(screen.getByRole('link', { name: 'See plans' })).toHaveAttribute('href', '/plans')
@@ -312,7 +350,9 @@ describe('UsageChart', () => {
   it('credits spent: the chart with its summary, and the figures as a table', () => {
     renderWithProviders(<UsageChart weeks={weeks([0, 5, 0, 12])} />)
     expect(screen.getByRole('img', { name: 'Credits spent per week' })).toBeInTheDocument()
-    expect(screen.getByText(/17 credits spent over the last 4 weeks; the most in one week was 12/, { selector: 'figcaption' })).toBeInTheDocument()
+    expect(
+      screen.getByText(/17 credits spent over the last 4 weeks; the most in one week was 12/, { selector: 'figcaption' }),
+    ).toBeInTheDocument()
     const rows = within(screen.getByRole('table', { hidden: true })).getAllByRole('row', { hidden: true })
     expect(rows).toHaveLength(5)
     expect(screen.queryByText('Your exports will show here.')).not.toBeInTheDocument()
@@ -352,7 +392,12 @@ describe('ExpiringCreditsPlan', () => {
     const dryRuns: number[] = []
     server.use(
       http.get('*/api/user/search-history/', () =>
-        HttpResponse.json({ count: 8, next: null, previous: null, results: [entry(1), entry(2, 'FAILED'), entry(3), entry(4), entry(5), entry(6), entry(7), entry(8)] }),
+        HttpResponse.json({
+          count: 8,
+          next: null,
+          previous: null,
+          results: [entry(1), entry(2, 'FAILED'), entry(3), entry(4), entry(5), entry(6), entry(7), entry(8)],
+        }),
       ),
       http.post('*/api/user/search-history/:id/download-delta/', async ({ params, request }) => {
         expect(await request.json()).toEqual({ dry_run: true })

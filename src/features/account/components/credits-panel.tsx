@@ -35,7 +35,9 @@ export function CreditsPanel({ profile }: { profile: Profile }) {
         </div>
         <div>
           <dt className="text-sm text-slate-600 dark:text-slate-400">{t('credits.period')}</dt>
-          <dd className="font-medium" data-testid="billing-period">{period}</dd>
+          <dd className="font-medium" data-testid="billing-period">
+            {period}
+          </dd>
         </div>
         <div>
           <dt id="subscription-credits-label" className="text-sm text-slate-600 dark:text-slate-400">

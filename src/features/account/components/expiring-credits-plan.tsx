@@ -47,17 +47,26 @@ export function ExpiringCreditsPlan({ expiring, capTo }: { expiring: number; cap
   const checking = purchasedFirst && (history.isPending || checks.some((c) => c.isPending))
   const fits = candidates
     .map((entry, i) => ({ entry, verdict: checks[i]?.data }))
-    .filter(({ verdict }) => verdict && verdict.validation_code === 'ok' && verdict.required_credits > 0 && verdict.required_credits <= expiring)
+    .filter(
+      ({ verdict }) => verdict && verdict.validation_code === 'ok' && verdict.required_credits > 0 && verdict.required_credits <= expiring,
+    )
 
   return (
     <div ref={root} className="scroll-mt-4 space-y-3 text-sm" data-testid="expiring-plan">
       <p>{t('expiring.intro', { formatted: n(expiring) })}</p>
       <ul className="space-y-2">
         {fits.map(({ entry, verdict }) => (
-          <li key={entry.search_id} className="flex flex-wrap items-center justify-between gap-2 rounded-md border border-slate-200 p-2 dark:border-slate-700">
+          <li
+            key={entry.search_id}
+            className="flex flex-wrap items-center justify-between gap-2 rounded-md border border-slate-200 p-2 dark:border-slate-700"
+          >
             <span>
-              <span className="block">{t('expiring.fresh', { id: entry.search_id, date: formatDate(i18n.language, entry.created_at) })}</span>
-              <span className="block text-xs text-slate-600 dark:text-slate-400">{t('expiring.freshCost', { formatted: n(verdict!.required_credits) })}</span>
+              <span className="block">
+                {t('expiring.fresh', { id: entry.search_id, date: formatDate(i18n.language, entry.created_at) })}
+              </span>
+              <span className="block text-xs text-slate-600 dark:text-slate-400">
+                {t('expiring.freshCost', { formatted: n(verdict!.required_credits) })}
+              </span>
             </span>
             <Link to={`${paths.history}?fresh=${encodeURIComponent(entry.search_id)}`} className={buttonClass('secondary')}>
               {t('expiring.freshButton')}
@@ -76,7 +85,9 @@ export function ExpiringCreditsPlan({ expiring, capTo }: { expiring: number; cap
           {t('expiring.checking')}
         </p>
       )}
-      {!checking && fits.length === 0 && candidates.length > 0 && <p className="text-slate-600 dark:text-slate-400">{t('expiring.noFresh')}</p>}
+      {!checking && fits.length === 0 && candidates.length > 0 && (
+        <p className="text-slate-600 dark:text-slate-400">{t('expiring.noFresh')}</p>
+      )}
     </div>
   )
 }

@@ -60,8 +60,10 @@ export function PasswordForm() {
       setChanged(res)
     } catch (e) {
       const fields = e instanceof ApiError ? e.fieldErrors : {}
-      if (fields.current_password?.[0]) setError('current_password', { type: 'server', message: fields.current_password[0] }, { shouldFocus: true })
-      else if (fields.new_password?.[0]) setError('new_password', { type: 'server', message: fields.new_password[0] }, { shouldFocus: true })
+      if (fields.current_password?.[0])
+        setError('current_password', { type: 'server', message: fields.current_password[0] }, { shouldFocus: true })
+      else if (fields.new_password?.[0])
+        setError('new_password', { type: 'server', message: fields.new_password[0] }, { shouldFocus: true })
       else setFormError(errorMessage(e))
     }
   })
@@ -97,7 +99,14 @@ export function PasswordForm() {
         error={message('new_password')}
         {...register('new_password')}
       />
-      <TextField label={t('password.confirm')} type="password" autoComplete="new-password" required error={message('confirm')} {...register('confirm')} />
+      <TextField
+        label={t('password.confirm')}
+        type="password"
+        autoComplete="new-password"
+        required
+        error={message('confirm')}
+        {...register('confirm')}
+      />
       {formError && <Alert tone="error">{formError}</Alert>}
       {changed && (
         <Alert tone="success">

@@ -133,9 +133,7 @@ export function ProfileForm({ profile }: { profile: Profile }) {
         {...register('email')}
       />
       {profile.pending_email && !emailChanging && (
-        <Alert tone="info">
-          {withIsolated((email) => t('profile.pending', { email }), profile.pending_email)}
-        </Alert>
+        <Alert tone="info">{withIsolated((email) => t('profile.pending', { email }), profile.pending_email)}</Alert>
       )}
       {emailChanging && (
         <TextField

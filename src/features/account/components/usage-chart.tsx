@@ -81,8 +81,12 @@ export function UsageChart({ weeks }: { weeks: WeekUsage[] }) {
         <table className="mt-2 w-full max-w-sm">
           <thead>
             <tr>
-              <th scope="col" className="py-1 text-start font-medium">{t('usage.week')}</th>
-              <th scope="col" className="py-1 text-end font-medium">{t('usage.credits')}</th>
+              <th scope="col" className="py-1 text-start font-medium">
+                {t('usage.week')}
+              </th>
+              <th scope="col" className="py-1 text-end font-medium">
+                {t('usage.credits')}
+              </th>
             </tr>
           </thead>
           <tbody>

@@ -118,7 +118,12 @@ function KeyTable({ keys, onRevoke }: { keys: ApiKey[]; onRevoke: (k: ApiKey) =>
     ['created', true],
     ['expiry', false],
     ['status', false],
-    ...(scoped ? ([['scope', false], ['spent', false]] as const) : []),
+    ...(scoped
+      ? ([
+          ['scope', false],
+          ['spent', false],
+        ] as const)
+      : []),
   ]
   return (
     <div className="overflow-x-auto">

@@ -10,8 +10,7 @@ import { ApiKeysPage } from './api-keys-page'
 
 const DAY = 86_400_000
 const iso = (ms: number) => new Date(ms).toISOString()
-const localDay = (d: Date) =>
-  `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`
+const localDay = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`
 
 function serveKeys(initial: Record<string, unknown>[]) {
   const keys = [...initial]
@@ -28,7 +27,10 @@ function serveKeys(initial: Record<string, unknown>[]) {
     }),
     http.delete('/api/user/api-keys/:id/', ({ params }) => {
       deleted.push(String(params.id))
-      keys.splice(keys.findIndex((k) => k.id === params.id), 1)
+      keys.splice(
+        keys.findIndex((k) => k.id === params.id),
+        1,
+      )
       return new HttpResponse(null, { status: 204 })
     }),
   )
@@ -36,7 +38,8 @@ function serveKeys(initial: Record<string, unknown>[]) {
 }
 
 /** The expiry field's segments (month, day, year in English), each a spin button named with the field; the picker loads lazily. */
-const segments = async () => within(await screen.findByRole('group', { name: 'Expiry date (optional)' }, { timeout: 5_000 })).getAllByRole('spinbutton')
+const segments = async () =>
+  within(await screen.findByRole('group', { name: 'Expiry date (optional)' }, { timeout: 5_000 })).getAllByRole('spinbutton')
 
 /** Types an ISO day into the segments as a person would: digits, each segment moving on to the next. */
 async function typeDay(iso: string) {
@@ -123,7 +126,9 @@ describe('ApiKeysPage', () => {
     expect(within(dialog).getByLabelText('Full API key')).toHaveValue('ab12cd34.full-secret-value')
     expect(within(dialog).getByText(/you will not see it again/)).toBeInTheDocument()
     expect(
-      within(dialog).getByText(`curl -H "Authorization: Token ab12cd34.full-secret-value" "${window.location.origin}/api/companies/?countries=DE"`),
+      within(dialog).getByText(
+        `curl -H "Authorization: Token ab12cd34.full-secret-value" "${window.location.origin}/api/companies/?countries=DE"`,
+      ),
     ).toBeInTheDocument()
 
     await userEvent.click(within(dialog).getByRole('button', { name: 'Copy key' }))
@@ -175,7 +180,10 @@ describe('ApiKeysPage', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Revoke key' }))
     await waitFor(() => expect(screen.getAllByRole('status').map((el) => el.textContent)).toContain('Key aaaa1111… was revoked.'))
     // the Latin prefix (with its ellipsis) is isolated, so Hebrew text cannot reorder it
-    const bdi = screen.getAllByRole('status').find((el) => el.textContent === 'Key aaaa1111… was revoked.')!.querySelector('bdi')
+    const bdi = screen
+      .getAllByRole('status')
+      .find((el) => el.textContent === 'Key aaaa1111… was revoked.')!
+      .querySelector('bdi')
     expect(bdi?.textContent).toBe('aaaa1111…')
     expect(deleted).toEqual(['a'])
     expect(await screen.findByText('You have no API keys yet.')).toBeInTheDocument()

@@ -78,13 +78,7 @@ export function CreatedKeyDialog({ created, onClose }: { created: CreatedApiKey;
           </div>
         </div>
         <div className="flex items-start gap-2 rounded-md border border-amber-300 bg-amber-50 p-3 dark:border-amber-700 dark:bg-amber-950">
-          <input
-            id={ackId}
-            type="checkbox"
-            checked={ack}
-            onChange={(e) => setAck(e.target.checked)}
-            className="mt-0.5 size-4"
-          />
+          <input id={ackId} type="checkbox" checked={ack} onChange={(e) => setAck(e.target.checked)} className="mt-0.5 size-4" />
           <label htmlFor={ackId} className="text-sm">
             {t('created.ack')}
           </label>

@@ -22,7 +22,10 @@ describe('create key form against a service whose capabilities are still loading
       }),
       http.post('*/api/user/api-keys/', async ({ request }) => {
         body = await request.json()
-        return HttpResponse.json({ token: 'lds_x.secret', api_key: { id: 'k1', token_key: 'lds_x', created: new Date().toISOString(), expiry: null } }, { status: 201 })
+        return HttpResponse.json(
+          { token: 'lds_x.secret', api_key: { id: 'k1', token_key: 'lds_x', created: new Date().toISOString(), expiry: null } },
+          { status: 201 },
+        )
       }),
     )
     renderWithProviders(<CreateKeyForm onCreated={() => {}} />)

@@ -36,7 +36,10 @@ export function ColumnPicker({
           {t('presetAll')}
         </Button>
       </div>
-      <ol className="divide-y divide-slate-100 rounded-md border border-slate-200 dark:divide-slate-800 dark:border-slate-700" aria-label={t('columnsChosen')}>
+      <ol
+        className="divide-y divide-slate-100 rounded-md border border-slate-200 dark:divide-slate-800 dark:border-slate-700"
+        aria-label={t('columnsChosen')}
+      >
         {chosen.map((c, i) => (
           <li key={c} className="flex items-center gap-2 px-2">
             <label className="flex min-h-10 flex-1 items-center gap-2">
@@ -50,7 +53,13 @@ export function ColumnPicker({
               <span className="w-6 text-end text-xs text-slate-500 tabular-nums dark:text-slate-400">{i + 1}.</span>
               <span>{label(c)}</span>
             </label>
-            <Button variant="ghost" className="px-2" disabled={i === 0} aria-label={t('moveUp', { name: label(c) })} onClick={() => move(i, -1)}>
+            <Button
+              variant="ghost"
+              className="px-2"
+              disabled={i === 0}
+              aria-label={t('moveUp', { name: label(c) })}
+              onClick={() => move(i, -1)}
+            >
               <span aria-hidden="true">↑</span>
             </Button>
             <Button

@@ -12,7 +12,13 @@ function withLots(subscription: number, purchased: number, creditLots: unknown) 
   const queryClient = createTestQueryClient()
   queryClient.setQueryData(
     profileOptions().queryKey,
-    profileSchema().parse({ id: 1, email: 'a@example.com', remaining_credits: subscription, purchased_credits_available: purchased, credit_lots: creditLots }),
+    profileSchema().parse({
+      id: 1,
+      email: 'a@example.com',
+      remaining_credits: subscription,
+      purchased_credits_available: purchased,
+      credit_lots: creditLots,
+    }),
   )
   return queryClient
 }
@@ -39,7 +45,9 @@ const purchasedFirst = [
 describe('export confirmation: who pays', () => {
   it('with credit_order, follows the service’s order: a cap of the expiring 500 is paid from purchased credits', async () => {
     creditOrder()
-    renderWithProviders(<ExportConfirmDialog {...props} totalCount={5000} cap={500} />, { queryClient: withLots(1000, 500, purchasedFirst) })
+    renderWithProviders(<ExportConfirmDialog {...props} totalCount={5000} cap={500} />, {
+      queryClient: withLots(1000, 500, purchasedFirst),
+    })
     const dialog = await screen.findByRole('dialog', { name: 'Export 500 leads?' })
     expect(await screen.findByTestId('from-purchased')).toHaveTextContent('500')
     expect(screen.getByTestId('from-subscription')).toHaveTextContent('0')
@@ -59,7 +67,9 @@ describe('export confirmation: who pays', () => {
   })
 
   it('without credit_order (the interface alone), claims no split even when the profile lists lots', async () => {
-    renderWithProviders(<ExportConfirmDialog {...props} totalCount={5000} cap={500} />, { queryClient: withLots(1000, 500, purchasedFirst) })
+    renderWithProviders(<ExportConfirmDialog {...props} totalCount={5000} cap={500} />, {
+      queryClient: withLots(1000, 500, purchasedFirst),
+    })
     const dialog = await screen.findByRole('dialog', { name: 'Export 500 leads?' })
     expect(await screen.findByTestId('balance-after')).toHaveTextContent('1,000 credits')
     expect(screen.getByTestId('export-cost')).toHaveTextContent('500 credits')

@@ -87,9 +87,7 @@ describe('export confirmation', () => {
     )
     renderWithProviders(<ExportConfirmDialog {...props} totalCount={80} cap={null} />, { queryClient })
     await userEvent.click(await screen.findByRole('button', { name: 'Start export' }))
-    expect(
-      await screen.findByText('The service refused: 80 credits needed, 12 available. Nothing was charged.'),
-    ).toBeInTheDocument()
+    expect(await screen.findByText('The service refused: 80 credits needed, 12 available. Nothing was charged.')).toBeInTheDocument()
   })
 
   it('starts exactly one export when "Start export" is pressed twice before the first answer', async () => {
@@ -144,12 +142,16 @@ describe('export confirmation', () => {
     expect(posts).toBe(2)
   })
 
-  it('with the service\'s extensions: leaves out the leads the account has, charges the rest, says what file it makes', async () => {
+  it("with the service's extensions: leaves out the leads the account has, charges the rest, says what file it makes", async () => {
     const queryClient = withBalance(1000, 0)
     let body: unknown
     server.use(
       http.get('*/api/capabilities/', () =>
-        HttpResponse.json({ skip_owned: { version: 1 }, export_columns: { version: 1, columns: ['name', 'email', 'phone'] }, file_locale: { version: 1, languages: ['en', 'de'] } }),
+        HttpResponse.json({
+          skip_owned: { version: 1 },
+          export_columns: { version: 1, columns: ['name', 'email', 'phone'] },
+          file_locale: { version: 1, languages: ['en', 'de'] },
+        }),
       ),
       http.get('*/api/companies/owned/', ({ request }) => {
         expect(new URL(request.url).searchParams.getAll('countries')).toEqual(['DE'])
@@ -157,7 +159,10 @@ describe('export confirmation', () => {
       }),
       http.post('*/api/download-csv/', async ({ request }) => {
         body = await request.json()
-        return HttpResponse.json({ search_id: 99, status: 'PENDING', lead_count: 300, credits_charged: 300, skipped_owned: 200 }, { status: 202 })
+        return HttpResponse.json(
+          { search_id: 99, status: 'PENDING', lead_count: 300, credits_charged: 300, skipped_owned: 200 },
+          { status: 202 },
+        )
       }),
     )
     const onStarted = vi.fn()
@@ -182,7 +187,7 @@ describe('export confirmation', () => {
     expect(body).toEqual({ search_id: 55, export_format: 'csv', skip_owned: true, file_locale: 'en' })
   })
 
-  it('without /api/capabilities/ (the real service) sends the interface\'s request and asks nothing else', async () => {
+  it("without /api/capabilities/ (the real service) sends the interface's request and asks nothing else", async () => {
     const queryClient = withBalance(1000, 0)
     let body: unknown
     let ownedAsked = false

@@ -35,7 +35,17 @@ export interface ExportConfirmDialogProps {
 }
 
 /** Export with eyes open: the cost, who pays, the balance afterwards and the link's life, before anything is charged. */
-export function ExportConfirmDialog({ open, onClose, searchId, filters, totalCount, cap, format, onSetCap, onStarted }: ExportConfirmDialogProps) {
+export function ExportConfirmDialog({
+  open,
+  onClose,
+  searchId,
+  filters,
+  totalCount,
+  cap,
+  format,
+  onSetCap,
+  onStarted,
+}: ExportConfirmDialogProps) {
   const { t, i18n } = useTranslation('exports')
   const { t: ts } = useTranslation('search')
   const n = (v: number) => formatNumber(i18n.language, v)
@@ -169,7 +179,9 @@ export function ExportConfirmDialog({ open, onClose, searchId, filters, totalCou
               />
               <span>
                 {ts('exportFile.skipOwned')}{' '}
-                <span className="text-slate-600 dark:text-slate-400">({ts('exportFile.ownedLine', { formatted: n(ownedCount), total: n(totalCount) })})</span>
+                <span className="text-slate-600 dark:text-slate-400">
+                  ({ts('exportFile.ownedLine', { formatted: n(ownedCount), total: n(totalCount) })})
+                </span>
               </span>
             </label>
           )}
@@ -229,7 +241,10 @@ export function ExportConfirmDialog({ open, onClose, searchId, filters, totalCou
                   {t('balanceAfter')}
                   {payment.split && (
                     <span className="block text-xs text-slate-600 dark:text-slate-400">
-                      {t('balanceSplit', { subscription: n(payment.split.after.subscription), purchased: n(payment.split.after.purchased) })}
+                      {t('balanceSplit', {
+                        subscription: n(payment.split.after.subscription),
+                        purchased: n(payment.split.after.purchased),
+                      })}
                     </span>
                   )}
                 </dt>
@@ -283,7 +298,8 @@ export function ExportConfirmDialog({ open, onClose, searchId, filters, totalCou
 /** What the balance said after an export request whose answer was lost. */
 type LostAnswer = 'checking' | 'charged' | 'unchanged' | 'unknown'
 
-const totalBalance = (p: Profile | undefined) => (p ? Math.max(0, p.remaining_credits ?? 0) + Math.max(0, p.purchased_credits_available) : null)
+const totalBalance = (p: Profile | undefined) =>
+  p ? Math.max(0, p.remaining_credits ?? 0) + Math.max(0, p.purchased_credits_available) : null
 
 /** The request went out, the answer did not come back: say what the balance shows, and send again only when asked. */
 function LostAnswerNotice({ verdict, onTryAgain }: { verdict: LostAnswer; onTryAgain: () => void }) {

@@ -14,14 +14,21 @@ const COLUMNS = ['name', 'email', 'phone', 'website', 'city', 'country', 'rating
 
 function signedIn(id = 7, extra: Record<string, unknown> = {}) {
   const queryClient = createTestQueryClient()
-  queryClient.setQueryData(profileOptions().queryKey, profileSchema().parse({ id, email: 'a@example.com', subscription_plan: null, ...extra }))
+  queryClient.setQueryData(
+    profileOptions().queryKey,
+    profileSchema().parse({ id, email: 'a@example.com', subscription_plan: null, ...extra }),
+  )
   return queryClient
 }
 
 const withExtensions = () =>
   server.use(
     http.get('*/api/capabilities/', () =>
-      HttpResponse.json({ skip_owned: { version: 1 }, export_columns: { version: 1, columns: COLUMNS }, file_locale: { version: 1, languages: ['en', 'de'] } }),
+      HttpResponse.json({
+        skip_owned: { version: 1 },
+        export_columns: { version: 1, columns: COLUMNS },
+        file_locale: { version: 1, languages: ['en', 'de'] },
+      }),
     ),
     http.get('*/api/companies/owned/', () => HttpResponse.json({ totalCount: 90, owned_count: 40, new_count: 50 })),
   )
@@ -60,17 +67,22 @@ describe('export extensions in the search builder', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Contact details only' }))
     expect(screen.getByTestId('columns-summary')).toHaveTextContent('6 of 8')
     const chosen = screen.getByRole('list', { name: 'Columns in the file, in order' })
-    expect(within(chosen).getAllByRole('listitem').map((li) => li.querySelector('label')?.textContent?.replace(/^\d+\./, ''))).toEqual([
-      'Name',
-      'Email',
-      'Phone',
-      'Website',
-      'City',
-      'Country',
-    ])
+    expect(
+      within(chosen)
+        .getAllByRole('listitem')
+        .map((li) => li.querySelector('label')?.textContent?.replace(/^\d+\./, '')),
+    ).toEqual(['Name', 'Email', 'Phone', 'Website', 'City', 'Country'])
     await userEvent.click(screen.getByRole('button', { name: 'Move Email up' }))
     await userEvent.click(within(screen.getByRole('list', { name: 'Other columns' })).getByRole('checkbox', { name: 'Place ID' }))
-    expect(JSON.parse(localStorage.getItem('leads.export-file.7')!).columns).toEqual(['email', 'name', 'phone', 'website', 'city', 'country', 'place_id'])
+    expect(JSON.parse(localStorage.getItem('leads.export-file.7')!).columns).toEqual([
+      'email',
+      'name',
+      'phone',
+      'website',
+      'city',
+      'country',
+      'place_id',
+    ])
     unmount()
 
     // another account in the same browser has its own choice
@@ -96,7 +108,10 @@ describe('export extensions in the search builder', () => {
 
   it('states the purchased credits that expire within 7 days, but offers no cap for them when the service does not say which credits it spends first', async () => {
     const { queryClient } = renderWithProviders(<ExportExtras filters={filters} ready onCap={() => {}} />, {
-      queryClient: signedIn(7, { purchased_credits_expiring_soon: 40, credit_lots: [{ source: 'purchased', credits: 40, expires_at: '2026-12-03T00:00:00Z' }] }),
+      queryClient: signedIn(7, {
+        purchased_credits_expiring_soon: 40,
+        credit_lots: [{ source: 'purchased', credits: 40, expires_at: '2026-12-03T00:00:00Z' }],
+      }),
     })
     expect(await screen.findByTestId('expiring-hint')).toHaveTextContent('Purchased credits expiring within 7 days: 40')
     await waitFor(() => expect(queryClient.getQueryState(capabilitiesOptions().queryKey)?.status).toBe('success'))
@@ -119,7 +134,10 @@ describe('export extensions in the search builder', () => {
 
     // subscription credits ending even sooner are spent before them: the cap counts those too
     renderWithProviders(<ExportExtras filters={filters} ready onCap={onCap} />, {
-      queryClient: signedIn(7, { purchased_credits_expiring_soon: 40, credit_lots: [{ ...lots[1], expires_at: '2026-12-02T00:00:00Z', credits: 25 }, lots[0]] }),
+      queryClient: signedIn(7, {
+        purchased_credits_expiring_soon: 40,
+        credit_lots: [{ ...lots[1], expires_at: '2026-12-02T00:00:00Z', credits: 25 }, lots[0]],
+      }),
     })
     await userEvent.click(await screen.findByRole('button', { name: 'Cap this export at 65' }))
     expect(onCap).toHaveBeenLastCalledWith(65)

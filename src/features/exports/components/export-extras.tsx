@@ -69,13 +69,26 @@ function FileOptions({ ext, format }: { ext: ExportExtensions; format: ExportFor
  * before them. Without that promise only the fact is stated: the export might be paid from the
  * subscription and leave them to expire.
  */
-function ExpiringCredits({ expiring, lots, cap, onCap }: { expiring: number; lots: readonly CreditLot[] | undefined; cap: number | null; onCap: (cap: number) => void }) {
+function ExpiringCredits({
+  expiring,
+  lots,
+  cap,
+  onCap,
+}: {
+  expiring: number
+  lots: readonly CreditLot[] | undefined
+  cap: number | null
+  onCap: (cap: number) => void
+}) {
   const { t, i18n } = useTranslation('search')
   const formatted = formatNumber(i18n.language, expiring)
   const spendsExpiringFirst = useCapability('credit_order')
   const capTo = spendsExpiringFirst && lots ? capToSpendExpiring(lots, expiring) : null
   return (
-    <div className="space-y-2 rounded-md bg-amber-50 p-3 text-sm text-amber-900 dark:bg-amber-950/40 dark:text-amber-100" data-testid="expiring-hint">
+    <div
+      className="space-y-2 rounded-md bg-amber-50 p-3 text-sm text-amber-900 dark:bg-amber-950/40 dark:text-amber-100"
+      data-testid="expiring-hint"
+    >
       <p>{t('exportFile.expiringHint', { formatted })}</p>
       {capTo !== null && cap !== capTo && (
         <Button variant="secondary" onClick={() => onCap(capTo)}>
@@ -107,4 +120,3 @@ function OwnedLeads({ filters, ready }: { filters: SearchFilters; ready: boolean
     </div>
   )
 }
-

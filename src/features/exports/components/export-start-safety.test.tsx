@@ -76,7 +76,9 @@ describe('starting an export against answers the interface allows', () => {
 
   it('uses the answer’s own id when it names one (opaque: a UUID stays a string)', async () => {
     const { onStarted } = await startOnce(() => HttpResponse.json({ search_id: '0b5e9c2a-77f1-4d0e-8c3b-5a1d2e3f4a5b' }, { status: 202 }))
-    await waitFor(() => expect(onStarted).toHaveBeenCalledWith(expect.objectContaining({ search_id: '0b5e9c2a-77f1-4d0e-8c3b-5a1d2e3f4a5b' })))
+    await waitFor(() =>
+      expect(onStarted).toHaveBeenCalledWith(expect.objectContaining({ search_id: '0b5e9c2a-77f1-4d0e-8c3b-5a1d2e3f4a5b' })),
+    )
   })
 
   it('keeps a record of the export in this browser, for a service with no history list', async () => {
@@ -103,7 +105,9 @@ describe('starting an export against answers the interface allows', () => {
   it('a lost answer with the balance unchanged offers a second try, sent only when asked', async () => {
     server.use(http.get('*/api/user/profile/', () => HttpResponse.json(profileBody(100))))
     let fail = true
-    const { starts, onStarted } = await startOnce(() => (fail ? HttpResponse.error() : HttpResponse.json({ search_id: 9 }, { status: 202 })))
+    const { starts, onStarted } = await startOnce(() =>
+      fail ? HttpResponse.error() : HttpResponse.json({ search_id: 9 }, { status: 202 }),
+    )
     expect(await screen.findByText(/Your balance did not change: nothing was charged/)).toBeInTheDocument()
     expect(starts()).toBe(1)
     fail = false
@@ -114,8 +118,16 @@ describe('starting an export against answers the interface allows', () => {
 
   it.each([
     ['a bare 402', () => new HttpResponse(null, { status: 402 }), 'Not enough credits'],
-    ['a 402 with the service’s words', () => HttpResponse.json({ detail: 'Your plan has 12 credits left.' }, { status: 402 }), 'Your plan has 12 credits left.'],
-    ['a 403 without a code that speaks of credits', () => HttpResponse.json({ detail: 'Insufficient credits for this export.' }, { status: 403 }), 'Insufficient credits for this export.'],
+    [
+      'a 402 with the service’s words',
+      () => HttpResponse.json({ detail: 'Your plan has 12 credits left.' }, { status: 402 }),
+      'Your plan has 12 credits left.',
+    ],
+    [
+      'a 403 without a code that speaks of credits',
+      () => HttpResponse.json({ detail: 'Insufficient credits for this export.' }, { status: 403 }),
+      'Insufficient credits for this export.',
+    ],
   ])('%s is "not enough credits", in the service’s own words, and may be tried again', async (_, answer, words) => {
     const { starts, button } = await startOnce(answer)
     const alert = await screen.findByRole('alert')

@@ -54,14 +54,18 @@ describe('DeltaVerdict', () => {
   })
 
   it('no_new_leads says nothing will be charged', () => {
-    renderWithProviders(<DeltaVerdict result={verdict({ status: 'rejected', validation_code: 'no_new_leads', lead_count: 0, required_credits: 0 })} />)
+    renderWithProviders(
+      <DeltaVerdict result={verdict({ status: 'rejected', validation_code: 'no_new_leads', lead_count: 0, required_credits: 0 })} />,
+    )
     expect(screen.getByText('No new leads')).toBeInTheDocument()
     expect(screen.getByText(/nothing charged/)).toBeInTheDocument()
   })
 
   it('insufficient_credits shows required against available, and the way to plans', () => {
     renderWithProviders(
-      <DeltaVerdict result={verdict({ status: 'rejected', validation_code: 'insufficient_credits', required_credits: 1500, available_credits: 20 })} />,
+      <DeltaVerdict
+        result={verdict({ status: 'rejected', validation_code: 'insufficient_credits', required_credits: 1500, available_credits: 20 })}
+      />,
     )
     expect(screen.getByText('Not enough credits')).toBeInTheDocument()
     expect(screen.getByText('This needs 1,500 credits and 20 are available.')).toBeInTheDocument()

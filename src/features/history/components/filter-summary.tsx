@@ -24,8 +24,7 @@ export function FilterSummary({ filters }: { filters: HistoryFilters }) {
 
   type Named = { id: string; name: string; level1_name?: string | null; level2_name?: string | null }
   /** "Springfield (Hampden County, Massachusetts)": places that share a name are told apart by their parent. */
-  const withParent = (name: string, parent: string | null | undefined) =>
-    parent ? t('filters.placeIn', { name, parent }) : name
+  const withParent = (name: string, parent: string | null | undefined) => (parent ? t('filters.placeIn', { name, parent }) : name)
   const nameIn = (lists: { data?: Named[] | undefined }[], id: string, parentOf: (p: Named) => string | null | undefined) => {
     for (const l of lists) {
       const hit = l.data?.find((x) => x.id === id)
@@ -41,9 +40,7 @@ export function FilterSummary({ filters }: { filters: HistoryFilters }) {
       return p ? withParent(p.name, p.level1_name) : t('filters.place', { id })
     }),
     // both parents, as the search chips name them: two Greene Counties hold a Springfield each
-    ...filters.level3_location.map((id) =>
-      nameIn(level3, id, (p) => [p.level2_name, p.level1_name].filter(Boolean).join(', ') || null),
-    ),
+    ...filters.level3_location.map((id) => nameIn(level3, id, (p) => [p.level2_name, p.level1_name].filter(Boolean).join(', ') || null)),
   ]
   const categoryNames = filters.category.map((id) => {
     const c = categories.data?.find((x) => x.id === id || x.slug === id)

@@ -64,8 +64,7 @@ export function HistoryEntryCard({
       },
     })
 
-  const onRetry = () =>
-    retry.mutate(entry.search_id, { onSuccess: (r) => navigate(paths.exportJob(r.search_id)) })
+  const onRetry = () => retry.mutate(entry.search_id, { onSuccess: (r) => navigate(paths.exportJob(r.search_id)) })
 
   let linkText = t('entry.linkNone')
   if (phase === 'completed' && expiresAt) {
@@ -86,20 +85,18 @@ export function HistoryEntryCard({
             <>
               {/* the name is the person's text: isolated, so its direction cannot reorder the label beside it */}
               <bdi>{entry.name}</bdi>
-              <span className="ms-2 text-sm font-normal text-slate-600 dark:text-slate-400">{t('entry.label', { id: entry.search_id })}</span>
+              <span className="ms-2 text-sm font-normal text-slate-600 dark:text-slate-400">
+                {t('entry.label', { id: entry.search_id })}
+              </span>
             </>
           ) : (
             t('entry.label', { id: entry.search_id })
           )}
           {entry.delta_of != null && (
-            <span className="ms-2 text-sm font-normal text-slate-600 dark:text-slate-400">
-              {t('entry.delta', { id: entry.delta_of })}
-            </span>
+            <span className="ms-2 text-sm font-normal text-slate-600 dark:text-slate-400">{t('entry.delta', { id: entry.delta_of })}</span>
           )}
         </h2>
-        <span className={`rounded-full px-2.5 py-0.5 text-xs font-medium ${phaseTone[phase]}`}>
-          {t(`status.${phase}`)}
-        </span>
+        <span className={`rounded-full px-2.5 py-0.5 text-xs font-medium ${phaseTone[phase]}`}>{t(`status.${phase}`)}</span>
       </div>
 
       <div className="mt-3">

@@ -121,11 +121,19 @@ describe('HistoryPage', () => {
     const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {})
     server.use(
       http.get('/api/download-completed-csv/5/', () =>
-        HttpResponse.json({ download_url: '/files/5?sig=abc', filename: 'export-5.csv', file_size_bytes: 20480, file_size_mb: 0.02, expires_at: future }),
+        HttpResponse.json({
+          download_url: '/files/5?sig=abc',
+          filename: 'export-5.csv',
+          file_size_bytes: 20480,
+          file_size_mb: 0.02,
+          expires_at: future,
+        }),
       ),
     )
     renderWithProviders(<HistoryPage />, { route: '/history' })
-    await userEvent.click(await within(await screen.findByRole('article', { name: /Export #5/ })).findByRole('button', { name: 'Download again' }))
+    await userEvent.click(
+      await within(await screen.findByRole('article', { name: /Export #5/ })).findByRole('button', { name: 'Download again' }),
+    )
     await waitFor(() => expect(click).toHaveBeenCalledTimes(1))
     const anchor = click.mock.contexts[0] as HTMLAnchorElement
     // a relative link is relative to the service (VITE_API_BASE_URL, else this origin)
@@ -165,7 +173,13 @@ describe('HistoryPage', () => {
           lead_count: 12,
           required_credits: 12,
           available_credits: 400,
-          freshness: { original_exported_at: '2026-11-01T09:00:00Z', original_lead_count: 120, current_total: 132, new_since_export: 12, capped: false },
+          freshness: {
+            original_exported_at: '2026-11-01T09:00:00Z',
+            original_lead_count: 120,
+            current_total: 132,
+            new_since_export: 12,
+            capped: false,
+          },
           freshness_checked_at: '2026-11-23T10:00:00Z',
         }
         return body.dry_run
@@ -177,7 +191,9 @@ describe('HistoryPage', () => {
       route: '/history',
       routes: [{ path: '/exports/:searchId', element: <p>export page</p> }],
     })
-    await userEvent.click(await within(await screen.findByRole('article', { name: /Export #7/ })).findByRole('button', { name: 'Fresh data only' }))
+    await userEvent.click(
+      await within(await screen.findByRole('article', { name: /Export #7/ })).findByRole('button', { name: 'Fresh data only' }),
+    )
     const dialog = await screen.findByRole('dialog', { name: 'Fresh data for export #7' })
     expect(await within(dialog).findByText(/12 new leads since your export/)).toBeInTheDocument()
     expect(bodies).toEqual([{ dry_run: true }])
@@ -218,7 +234,13 @@ describe('HistoryPage', () => {
             lead_count: 0,
             required_credits: 0,
             available_credits: 100,
-            freshness: { original_exported_at: '2026-11-01T09:00:00Z', original_lead_count: 120, current_total: 120, new_since_export: 0, capped: false },
+            freshness: {
+              original_exported_at: '2026-11-01T09:00:00Z',
+              original_lead_count: 120,
+              current_total: 120,
+              new_since_export: 0,
+              capped: false,
+            },
             freshness_checked_at: '2026-11-23T10:00:00Z',
           },
           { status: 403 },
@@ -265,8 +287,24 @@ describe('HistoryPage', () => {
       ),
       http.get('/api/locations/level3/', () =>
         HttpResponse.json([
-          { id: 501, name: 'Springfield', code: 'SPM', level2_id: 20, level2_name: 'Hampden County', level1_id: 2, level1_name: 'Massachusetts' },
-          { id: 502, name: 'Springfield', code: 'SPI', level2_id: 30, level2_name: 'Sangamon County', level1_id: 3, level1_name: 'Illinois' },
+          {
+            id: 501,
+            name: 'Springfield',
+            code: 'SPM',
+            level2_id: 20,
+            level2_name: 'Hampden County',
+            level1_id: 2,
+            level1_name: 'Massachusetts',
+          },
+          {
+            id: 502,
+            name: 'Springfield',
+            code: 'SPI',
+            level2_id: 30,
+            level2_name: 'Sangamon County',
+            level1_id: 3,
+            level1_name: 'Illinois',
+          },
         ]),
       ),
     )
@@ -287,11 +325,29 @@ describe('HistoryPage', () => {
   })
 
   it('"Edit in search" carries the same filters', async () => {
-    serve([entry(2, { filters: { countries: ['DE', 'FR'], category: [12], level1_location: [3], level2_location: [], level3_location: ['77'], email: true, phone_number: true, website: false, main_activity_only: true }, max_leads: 50, capped: true })])
+    serve([
+      entry(2, {
+        filters: {
+          countries: ['DE', 'FR'],
+          category: [12],
+          level1_location: [3],
+          level2_location: [],
+          level3_location: ['77'],
+          email: true,
+          phone_number: true,
+          website: false,
+          main_activity_only: true,
+        },
+        max_leads: 50,
+        capped: true,
+      }),
+    ])
     server.use(
       http.get('/api/categories/', () => HttpResponse.json([{ id: 12, slug: 'bakery', name: 'Bakery', name_en: 'Bakery' }])),
       http.get('/api/locations/level1/', ({ request }) =>
-        HttpResponse.json(new URL(request.url).searchParams.get('country') === 'DE' ? [{ id: 3, name: 'Bavaria', code: 'BY', country: 'DE' }] : []),
+        HttpResponse.json(
+          new URL(request.url).searchParams.get('country') === 'DE' ? [{ id: 3, name: 'Bavaria', code: 'BY', country: 'DE' }] : [],
+        ),
       ),
       http.get('/api/locations/level3/', ({ request }) =>
         HttpResponse.json(new URL(request.url).searchParams.get('country') === 'DE' ? [{ id: '77', name: 'Munich', code: 'MUC' }] : []),

@@ -131,9 +131,7 @@ export function HistoryPage() {
         </ol>
       )}
 
-      {history.data && (pages > 1 || page > 1) && (
-        <Pagination page={page} pages={pages} onGo={goTo} busy={history.isPlaceholderData} />
-      )}
+      {history.data && (pages > 1 || page > 1) && <Pagination page={page} pages={pages} onGo={goTo} busy={history.isPlaceholderData} />}
 
       {freshFor !== null && <DeltaDialog searchId={freshFor} onClose={closeFresh} />}
     </main>
@@ -145,7 +143,9 @@ function WatchFilter({ watchedOnly, watchedCount, newTotal }: { watchedOnly: boo
   const { t, i18n } = useTranslation('history')
   const tab = (active: boolean) =>
     `rounded-md px-3 py-1.5 text-sm font-medium ${
-      active ? 'bg-brand-700 text-white dark:bg-brand-100 dark:text-slate-900' : 'text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800'
+      active
+        ? 'bg-brand-700 text-white dark:bg-brand-100 dark:text-slate-900'
+        : 'text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800'
     }`
   return (
     <nav aria-label={t('watch.filterLabel')} className="mb-4 flex flex-wrap items-center gap-1">
@@ -185,7 +185,9 @@ function Pagination({ page, pages, onGo, busy }: { page: number; pages: number; 
   return (
     <nav aria-label={t('pagination.label')} className="mt-6 flex flex-wrap items-center justify-between gap-3">
       <Button variant="secondary" disabled={page <= 1 || busy} onClick={() => onGo(page - 1)}>
-        <span aria-hidden="true" className="inline-block rtl:rotate-180">←</span>
+        <span aria-hidden="true" className="inline-block rtl:rotate-180">
+          ←
+        </span>
         {t('pagination.previous')}
       </Button>
       <p className="text-sm" aria-live="polite">
@@ -213,7 +215,9 @@ function Pagination({ page, pages, onGo, busy }: { page: number; pages: number; 
       )}
       <Button variant="secondary" disabled={page >= pages || busy} onClick={() => onGo(page + 1)}>
         {t('pagination.next')}
-        <span aria-hidden="true" className="inline-block rtl:rotate-180">→</span>
+        <span aria-hidden="true" className="inline-block rtl:rotate-180">
+          →
+        </span>
       </Button>
     </nav>
   )

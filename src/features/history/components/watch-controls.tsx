@@ -90,7 +90,8 @@ function RenameForm({ entry, nameMax, onDone }: { entry: HistoryEntry; nameMax: 
         },
       },
     )
-  const message = errors.name?.message === 'tooLong' ? t('watch.tooLong', { max: formatNumber(i18n.language, nameMax) }) : errors.name?.message
+  const message =
+    errors.name?.message === 'tooLong' ? t('watch.tooLong', { max: formatNumber(i18n.language, nameMax) }) : errors.name?.message
   return (
     <form onSubmit={handleSubmit(onSubmit)} noValidate className="flex w-full flex-wrap items-end gap-2">
       <TextField

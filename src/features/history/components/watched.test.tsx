@@ -49,7 +49,9 @@ function serve(entries: ReturnType<typeof entry>[], news: Record<number, number>
   const byId = new Map(entries.map((e) => [e.search_id, e]))
   server.use(
     http.get('*/api/capabilities/', () =>
-      capability ? HttpResponse.json({ watched_searches: { version: 1, limit: 20, name_max_length: 80 } }) : HttpResponse.json({}, { status: 404 }),
+      capability
+        ? HttpResponse.json({ watched_searches: { version: 1, limit: 20, name_max_length: 80 } })
+        : HttpResponse.json({}, { status: 404 }),
     ),
     http.get('/api/user/profile/', () => HttpResponse.json(proProfile)),
     http.get('/api/user/search-history/', ({ request }) => {
@@ -123,7 +125,9 @@ describe('watched searches on the history page', () => {
   it('watching sends PATCH {watched: true}; the watched filter lists only watched searches', async () => {
     const log = serve([entry(7), entry(6)], { 6: 4 })
     const { router } = renderWithProviders(<HistoryPage />, { route: '/history' })
-    await userEvent.click(await within(await screen.findByRole('article', { name: /^Export #6/ })).findByRole('button', { name: 'Watch for new leads' }))
+    await userEvent.click(
+      await within(await screen.findByRole('article', { name: /^Export #6/ })).findByRole('button', { name: 'Watch for new leads' }),
+    )
     expect(await within(card(/^Export #6/)).findByRole('button', { name: 'Watching' })).toBeInTheDocument()
     expect(log).toContain('patch 6 {"watched":true}')
     expect(await within(card(/^Export #6/)).findByText('4 new leads since your last export')).toBeInTheDocument()
@@ -138,8 +142,12 @@ describe('watched searches on the history page', () => {
     const many = Array.from({ length: 20 }, (_, i) => entry(100 + i, { watched: true }))
     serve([entry(7), ...many], {})
     renderWithProviders(<HistoryPage />, { route: '/history' })
-    await userEvent.click(await within(await screen.findByRole('article', { name: /^Export #7/ })).findByRole('button', { name: 'Watch for new leads' }))
-    expect(await within(card(/^Export #7/)).findByText('You already watch the most searches allowed (20). Stop watching one first.')).toBeInTheDocument()
+    await userEvent.click(
+      await within(await screen.findByRole('article', { name: /^Export #7/ })).findByRole('button', { name: 'Watch for new leads' }),
+    )
+    expect(
+      await within(card(/^Export #7/)).findByText('You already watch the most searches allowed (20). Stop watching one first.'),
+    ).toBeInTheDocument()
   })
 
   it('names a search: validated before sending, then shown as the title', async () => {
@@ -182,10 +190,9 @@ describe('the navigation badge', () => {
       </AppShell>,
       { route: '/search' },
     )
-    expect(await screen.findByRole('link', { name: /^Exports history\s*\(37 new leads in watched searches\)$/ }, { timeout: 5000 })).toHaveAttribute(
-      'href',
-      '/history',
-    )
+    expect(
+      await screen.findByRole('link', { name: /^Exports history\s*\(37 new leads in watched searches\)$/ }, { timeout: 5000 }),
+    ).toHaveAttribute('href', '/history')
     expect(log.sort()).toEqual(['delta 5 dry=true', 'delta 7 dry=true', 'list watched=true'])
   }, 10_000)
 

@@ -50,7 +50,13 @@ describe('PlansPage', () => {
     server.use(
       http.get('/api/plans', () => HttpResponse.json(plans)),
       http.get('/api/user/profile/', () =>
-        HttpResponse.json({ id: 1, email: 'a@example.com', subscription_plan: plans[1], can_download_fresh_exports: true, preferred_language: 'en' }),
+        HttpResponse.json({
+          id: 1,
+          email: 'a@example.com',
+          subscription_plan: plans[1],
+          can_download_fresh_exports: true,
+          preferred_language: 'en',
+        }),
       ),
     )
     renderWithProviders(<PlansPage />)

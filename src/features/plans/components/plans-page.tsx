@@ -93,15 +93,9 @@ function PlanCard({ plan, current }: { plan: Plan; current: boolean }) {
         <h2 id={titleId} className="text-lg font-semibold capitalize">
           {plan.plan_type}
         </h2>
-        {current && (
-          <span className="rounded-full bg-brand-100 px-2.5 py-0.5 text-xs font-semibold text-brand-700">
-            {t('current')}
-          </span>
-        )}
+        {current && <span className="rounded-full bg-brand-100 px-2.5 py-0.5 text-xs font-semibold text-brand-700">{t('current')}</span>}
       </div>
-      <p className="mt-2 text-2xl font-bold">
-        {price > 0 ? t('perMonth', { price: formatMoney(lng, price) }) : t('free')}
-      </p>
+      <p className="mt-2 text-2xl font-bold">{price > 0 ? t('perMonth', { price: formatMoney(lng, price) }) : t('free')}</p>
       <dl className="mt-4 space-y-2 text-sm">
         {rows.map(([label, value]) => (
           <div key={label} className="flex justify-between gap-3">

@@ -45,7 +45,10 @@ describe('ApiSnippetsDialog', () => {
   })
 
   it('says when the clipboard refuses', async () => {
-    Object.defineProperty(navigator, 'clipboard', { value: { writeText: vi.fn().mockRejectedValue(new Error('denied')) }, configurable: true })
+    Object.defineProperty(navigator, 'clipboard', {
+      value: { writeText: vi.fn().mockRejectedValue(new Error('denied')) },
+      configurable: true,
+    })
     renderWithProviders(<ApiSnippetsDialog filters={{ ...emptyFilters, countries: ['US'] }} onClose={() => {}} />)
     const dialog = await screen.findByRole('dialog')
     await userEvent.click(within(dialog).getByRole('button', { name: 'Copy curl' }))

@@ -15,7 +15,9 @@ export const CategoryPicker = memo(function CategoryPicker({ value, onChange }: 
   const q = useDebouncedValue(query.trim(), TYPEAHEAD_DEBOUNCE_MS)
   const { data, isFetching, isError } = useQuery({ ...categoriesOptions(q, i18n.language), placeholderData: keepPreviousData })
   const options: Category[] = data ?? []
-  const selected: Category[] = value.map((v) => options.find((o) => o.id === v.id) ?? { id: v.id, name: v.name, slug: undefined, name_en: undefined })
+  const selected: Category[] = value.map(
+    (v) => options.find((o) => o.id === v.id) ?? { id: v.id, name: v.name, slug: undefined, name_en: undefined },
+  )
 
   return (
     <MultiCombobox<Category>

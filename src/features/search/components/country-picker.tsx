@@ -33,9 +33,7 @@ export const CountryPicker = memo(function CountryPicker({ value, onChange }: { 
 
   const q = query.trim().toLocaleLowerCase()
   const options = q
-    ? all.filter(
-        (c) => c.label.toLocaleLowerCase().includes(q) || c.english.toLowerCase().includes(q) || c.code.toLowerCase() === q,
-      )
+    ? all.filter((c) => c.label.toLocaleLowerCase().includes(q) || c.english.toLowerCase().includes(q) || c.code.toLowerCase() === q)
     : all
   const selected = useMemo(
     () => value.map((code) => all.find((c) => c.code === code) ?? { code, label: countryName(lng, code), english: '' }),

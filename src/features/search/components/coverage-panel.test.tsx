@@ -74,7 +74,9 @@ describe('CoveragePanel', () => {
       http.get('*/api/capabilities/', () => HttpResponse.json({ facets: { version: 1 } })),
       http.get('*/api/companies/facets/', () => {
         calls += 1
-        return calls === 1 ? HttpResponse.json({ detail: 'boom' }, { status: 500 }) : HttpResponse.json({ totalCount: 5, with_email: 5, with_phone: 1, with_website: 0, level1: null, categories: [] })
+        return calls === 1
+          ? HttpResponse.json({ detail: 'boom' }, { status: 500 })
+          : HttpResponse.json({ totalCount: 5, with_email: 5, with_phone: 1, with_website: 0, level1: null, categories: [] })
       }),
     )
     const { rerender } = renderWithProviders(<CoveragePanel filters={filters} totalCount={5} ready={false} onNarrow={() => {}} />)

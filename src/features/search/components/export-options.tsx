@@ -68,7 +68,11 @@ export const ExportOptions = memo(function ExportOptions({
   }
   // an empty field is no cap; the address's own cap is plain digits, the same in every language
   const read = (value: string): Reading | undefined =>
-    value.trim() === '' ? { ok: true, value: null } : value === textOf(cap) ? { ok: true, value: cap } : parse?.(value, lng, { max: MAX_CAP })
+    value.trim() === ''
+      ? { ok: true, value: null }
+      : value === textOf(cap)
+        ? { ok: true, value: cap }
+        : parse?.(value, lng, { max: MAX_CAP })
   // the cap a reading stands for: null = none, undefined = none it can stand for (invalid, or not read yet)
   const capOf = (r: Reading | undefined) => (r?.ok ? r.value : undefined)
   const reading = read(text)

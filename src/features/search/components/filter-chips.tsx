@@ -17,7 +17,11 @@ export function FilterChips({ filters, onChange }: { filters: SearchFilters; onC
     ...f.countries.map((c) => ({
       key: `country:${c}`,
       label: t('chipCountry', { name: countryName(lng, c) }),
-      remove: () => withCountries(f, f.countries.filter((x) => x !== c)),
+      remove: () =>
+        withCountries(
+          f,
+          f.countries.filter((x) => x !== c),
+        ),
     })),
     ...f.categories.map((c) => ({
       key: `cat:${c.id}`,

@@ -68,9 +68,7 @@ const ListPicker = memo(function ListPicker({
       renderOption={(i, q) => (
         <>
           <Highlight text={i.name} query={q} />
-          {i.parents.length > 0 && (
-            <span className="block text-xs opacity-75">{t('inParent', { parent: i.parents.join(', ') })}</span>
-          )}
+          {i.parents.length > 0 && <span className="block text-xs opacity-75">{t('inParent', { parent: i.parents.join(', ') })}</span>}
         </>
       )}
       query={query}

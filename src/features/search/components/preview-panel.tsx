@@ -70,9 +70,13 @@ export const SampleRows = memo(function SampleRows({ rows }: { rows: LeadRow[] }
             </p>
             <dl className="mt-1 grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 text-slate-700 dark:text-slate-300">
               <dt className="text-slate-500 dark:text-slate-400">{t('colEmail')}</dt>
-              <dd className="min-w-0 [overflow-wrap:anywhere]"><Emails list={r.email} /></dd>
+              <dd className="min-w-0 [overflow-wrap:anywhere]">
+                <Emails list={r.email} />
+              </dd>
               <dt className="text-slate-500 dark:text-slate-400">{t('colPhone')}</dt>
-              <dd><bdi>{r.phone || '—'}</bdi></dd>
+              <dd>
+                <bdi>{r.phone || '—'}</bdi>
+              </dd>
               <dt className="text-slate-500 dark:text-slate-400">{t('colCity')}</dt>
               <dd>
                 <bdi>{place(r) || '—'}</bdi>
@@ -86,10 +90,18 @@ export const SampleRows = memo(function SampleRows({ rows }: { rows: LeadRow[] }
       <table className="hidden w-full text-start text-sm md:table">
         <thead>
           <tr className="border-b border-slate-200 dark:border-slate-700">
-            <th scope="col" className="py-2 pe-3 text-start font-medium">{t('colName')}</th>
-            <th scope="col" className="py-2 pe-3 text-start font-medium">{t('colEmail')}</th>
-            <th scope="col" className="py-2 pe-3 text-start font-medium">{t('colPhone')}</th>
-            <th scope="col" className="py-2 text-start font-medium">{t('colCity')}</th>
+            <th scope="col" className="py-2 pe-3 text-start font-medium">
+              {t('colName')}
+            </th>
+            <th scope="col" className="py-2 pe-3 text-start font-medium">
+              {t('colEmail')}
+            </th>
+            <th scope="col" className="py-2 pe-3 text-start font-medium">
+              {t('colPhone')}
+            </th>
+            <th scope="col" className="py-2 text-start font-medium">
+              {t('colCity')}
+            </th>
           </tr>
         </thead>
         <tbody>

@@ -43,7 +43,15 @@ function geoHandlers() {
     http.get('*/api/locations/level3/', ({ request }) => {
       seen.push(new URL(request.url))
       return HttpResponse.json([
-        { id: '111', name: 'Frankfurt am Main', code: 'x', level2_id: 11, level2_name: 'Frankfurt am Main', level1_id: 1, level1_name: 'Hessen' },
+        {
+          id: '111',
+          name: 'Frankfurt am Main',
+          code: 'x',
+          level2_id: 11,
+          level2_name: 'Frankfurt am Main',
+          level1_id: 1,
+          level1_name: 'Hessen',
+        },
       ])
     }),
     http.get('*/api/locations/search/', ({ request }) => {
@@ -55,8 +63,26 @@ function geoHandlers() {
           { id: 21, name: 'Frankfurt (Oder)', level: 2, country: 'DE', level1_id: 2, level1_name: 'Brandenburg' },
         ],
         level3: [
-          { id: '500', name: 'Frankfurt', level: 3, country: 'DE', level1_id: 1, level1_name: 'Hessen', level2_id: 11, level2_name: 'Frankfurt am Main' },
-          { id: '501', name: 'Frankfurt', level: 3, country: 'DE', level1_id: 2, level1_name: 'Brandenburg', level2_id: 21, level2_name: 'Frankfurt (Oder)' },
+          {
+            id: '500',
+            name: 'Frankfurt',
+            level: 3,
+            country: 'DE',
+            level1_id: 1,
+            level1_name: 'Hessen',
+            level2_id: 11,
+            level2_name: 'Frankfurt am Main',
+          },
+          {
+            id: '501',
+            name: 'Frankfurt',
+            level: 3,
+            country: 'DE',
+            level1_id: 2,
+            level1_name: 'Brandenburg',
+            level2_id: 21,
+            level2_name: 'Frankfurt (Oder)',
+          },
         ],
       })
     }),
@@ -99,12 +125,18 @@ describe('search builder: places on three levels', () => {
       'FrankfurtCity · Frankfurt (Oder) · Brandenburg',
     ])
     await user.click(cities[1]!)
-    await waitFor(() => expect(new URLSearchParams(router.state.location.search).getAll('l3')).toEqual(['DE:501:Frankfurt (Frankfurt (Oder), Brandenburg)']))
+    await waitFor(() =>
+      expect(new URLSearchParams(router.state.location.search).getAll('l3')).toEqual(['DE:501:Frankfurt (Frankfurt (Oder), Brandenburg)']),
+    )
     await user.keyboard('{Escape}')
 
     // chips, each with its own remove button; removing the country drops its places
     const chips = screen.getByRole('list', { name: 'Chosen filters' })
-    expect(within(chips).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
+    expect(
+      within(chips)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual([
       'Country: Germany',
       'Region: Hessen',
       'County: Frankfurt am Main (Hessen)',

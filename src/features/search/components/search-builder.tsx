@@ -23,7 +23,17 @@ type Flag = (typeof FLAGS)[number][0]
  * while the search it changes, with the page that follows it, renders as a transition in slices: the
  * frame after the click waits for this checkbox only, not for the whole page.
  */
-const FlagCheckbox = memo(function FlagCheckbox({ field, checked, label, onChange }: { field: Flag; checked: boolean; label: string; onChange: (change: FiltersChange) => void }) {
+const FlagCheckbox = memo(function FlagCheckbox({
+  field,
+  checked,
+  label,
+  onChange,
+}: {
+  field: Flag
+  checked: boolean
+  label: string
+  onChange: (change: FiltersChange) => void
+}) {
   const [shown, show] = useOptimistic(checked)
   return (
     <label className="flex min-h-10 items-center gap-3 text-sm">

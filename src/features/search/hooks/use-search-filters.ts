@@ -72,7 +72,8 @@ export type SetFilters = (change: FiltersChange, options?: { replace?: boolean }
 function keepUnchanged(prev: SearchFilters, next: SearchFilters): SearchFilters {
   const kept = { ...next }
   for (const field of Object.keys(next) as (keyof SearchFilters)[]) {
-    if (prev[field] !== next[field] && JSON.stringify(prev[field]) === JSON.stringify(next[field])) Object.assign(kept, { [field]: prev[field] })
+    if (prev[field] !== next[field] && JSON.stringify(prev[field]) === JSON.stringify(next[field]))
+      Object.assign(kept, { [field]: prev[field] })
   }
   return kept
 }
@@ -110,10 +111,7 @@ export function useSearchFilters() {
   const key = params.toString()
   const fromAddress = useMemo(() => searchParamsToFilters(new URLSearchParams(key)), [key])
   const [verified, setVerified] = useState<ReadonlySet<string>>(() => new Set())
-  const markVerified = useCallback(
-    (k: string) => setVerified((prev) => (prev.has(k) ? prev : new Set(prev).add(k))),
-    [],
-  )
+  const markVerified = useCallback((k: string) => setVerified((prev) => (prev.has(k) ? prev : new Set(prev).add(k))), [])
   const link = useLinkCheck(key, verified, markVerified)
   // React Router commits a navigation inside a transition, so a control bound to the address alone
   // would show the old state until that transition commits (a radio clicked, still unchecked). The

@@ -14,7 +14,10 @@ const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]'])
  * https (plain http to loopback only when the service allows it), no user name or password. The
  * service checks the rest (public addresses only) and answers on the field.
  */
-export function urlProblem(raw: string, allowHttpLoopback: boolean): 'required' | 'tooLong' | 'invalid' | 'credentials' | 'https' | 'httpsOrLoopback' | null {
+export function urlProblem(
+  raw: string,
+  allowHttpLoopback: boolean,
+): 'required' | 'tooLong' | 'invalid' | 'credentials' | 'https' | 'httpsOrLoopback' | null {
   const value = raw.trim()
   if (value === '') return 'required'
   if (value.length > MAX_URL_LENGTH) return 'tooLong'
@@ -51,7 +54,11 @@ export type WebhookWithSecret = z.infer<typeof webhookWithSecretSchema>
 
 /** `POST {url, events}` → 201 with the secret, shown once. */
 export function createWebhook(form: CreateWebhookForm) {
-  return api('/api/user/webhooks/', { method: 'POST', body: { url: form.url.trim(), events: form.events }, schema: webhookWithSecretSchema })
+  return api('/api/user/webhooks/', {
+    method: 'POST',
+    body: { url: form.url.trim(), events: form.events },
+    schema: webhookWithSecretSchema,
+  })
 }
 
 export function useCreateWebhook() {

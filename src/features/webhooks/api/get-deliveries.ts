@@ -54,18 +54,27 @@ const SLOWEST_MS = 60_000
  * never past the poll window, so a page left open does not poll for ever (a retry hours away shows
  * its time, and "Refresh" or a test arms the window again).
  */
-export function nextPollMs(deliveries: readonly Delivery[] | undefined, now: number, poll: { armedAt: number; testSentAt: number | null }): number | false {
+export function nextPollMs(
+  deliveries: readonly Delivery[] | undefined,
+  now: number,
+  poll: { armedAt: number; testSentAt: number | null },
+): number | false {
   if (now - poll.armedAt > POLL_WINDOW_MS) return false
   if (poll.testSentAt !== null && now - poll.testSentAt < AFTER_TEST_MS) return FAST_MS
   if (!deliveries) return false
   if (deliveries.some((d) => d.status === 'delivering')) return FAST_MS
-  const dues = deliveries.filter((d) => d.status === 'pending').map((d) => (d.next_attempt_at ? new Date(d.next_attempt_at).getTime() : now))
+  const dues = deliveries
+    .filter((d) => d.status === 'pending')
+    .map((d) => (d.next_attempt_at ? new Date(d.next_attempt_at).getTime() : now))
   if (!dues.length) return false
   const wait = Math.min(...dues) - now + 1_000
   return Math.min(SLOWEST_MS, Math.max(FAST_MS, wait))
 }
 
-export const deliveriesOptions = (id: string, poll: { armedAt: number; testSentAt: number | null } = { armedAt: Date.now(), testSentAt: null }) =>
+export const deliveriesOptions = (
+  id: string,
+  poll: { armedAt: number; testSentAt: number | null } = { armedAt: Date.now(), testSentAt: null },
+) =>
   queryOptions({
     queryKey: webhookKeys.deliveries(id),
     queryFn: ({ signal }) => getDeliveries(id, { signal }),

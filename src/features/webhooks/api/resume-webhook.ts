@@ -14,6 +14,9 @@ export function useResumeWebhook() {
     mutationFn: resumeWebhook,
     // the list (its health) and this endpoint's deliveries (their next try)
     onSuccess: (_webhook, id) =>
-      Promise.all([qc.invalidateQueries({ queryKey: webhooksOptions().queryKey }), qc.invalidateQueries({ queryKey: deliveriesOptions(id).queryKey })]),
+      Promise.all([
+        qc.invalidateQueries({ queryKey: webhooksOptions().queryKey }),
+        qc.invalidateQueries({ queryKey: deliveriesOptions(id).queryKey }),
+      ]),
   })
 }

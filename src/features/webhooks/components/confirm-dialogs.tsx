@@ -10,7 +10,15 @@ import type { Webhook } from '../api/get-webhooks'
 import { useRotateWebhookSecret } from '../api/rotate-webhook-secret'
 
 /** The old secret stops working the moment the new one is made: said before, not after. */
-export function RotateDialog({ webhook, onClose, onRotated }: { webhook: Webhook; onClose: () => void; onRotated: (shown: WebhookWithSecret) => void }) {
+export function RotateDialog({
+  webhook,
+  onClose,
+  onRotated,
+}: {
+  webhook: Webhook
+  onClose: () => void
+  onRotated: (shown: WebhookWithSecret) => void
+}) {
   const { t } = useTranslation('webhooks')
   const rotate = useRotateWebhookSecret()
   return (

@@ -9,7 +9,13 @@ import { errorMessage } from '@/lib/error-message'
 import { applyFieldErrors } from '@/lib/form-errors'
 import { formatNumber } from '@/lib/format'
 import type { WebhooksCapability } from '../capability'
-import { createWebhookFormSchema, MAX_URL_LENGTH, useCreateWebhook, type CreateWebhookForm, type WebhookWithSecret } from '../api/create-webhook'
+import {
+  createWebhookFormSchema,
+  MAX_URL_LENGTH,
+  useCreateWebhook,
+  type CreateWebhookForm,
+  type WebhookWithSecret,
+} from '../api/create-webhook'
 import { EventName } from './event-name'
 
 /** The form's own messages (from the schema); anything else is the service's sentence, shown as sent. */
@@ -29,7 +35,10 @@ export function CreateWebhookForm({
 }) {
   const { t, i18n } = useTranslation('webhooks')
   const create = useCreateWebhook()
-  const schema = useMemo(() => createWebhookFormSchema({ allowHttpLoopback: capability.allow_http_loopback }), [capability.allow_http_loopback])
+  const schema = useMemo(
+    () => createWebhookFormSchema({ allowHttpLoopback: capability.allow_http_loopback }),
+    [capability.allow_http_loopback],
+  )
   const eventsErrorId = useId()
   const {
     register,
@@ -94,7 +103,11 @@ export function CreateWebhookForm({
                       value={event}
                       checked={field.value.includes(event)}
                       onChange={(e) =>
-                        field.onChange(e.currentTarget.checked ? capability.events.filter((x) => x === event || field.value.includes(x)) : field.value.filter((x) => x !== event))
+                        field.onChange(
+                          e.currentTarget.checked
+                            ? capability.events.filter((x) => x === event || field.value.includes(x))
+                            : field.value.filter((x) => x !== event),
+                        )
                       }
                       onBlur={field.onBlur}
                       aria-invalid={eventsError ? true : undefined}

@@ -35,9 +35,12 @@ function ErrorText({ code, text }: { code: string | null | undefined; text: stri
 /** "45 ms", "1.2 s" in the person's language. */
 function duration(lng: string, ms: number): string {
   const seconds = ms >= 1000
-  return new Intl.NumberFormat(lng, { style: 'unit', unit: seconds ? 'second' : 'millisecond', unitDisplay: 'short', maximumFractionDigits: seconds ? 1 : 0 }).format(
-    seconds ? ms / 1000 : ms,
-  )
+  return new Intl.NumberFormat(lng, {
+    style: 'unit',
+    unit: seconds ? 'second' : 'millisecond',
+    unitDisplay: 'short',
+    maximumFractionDigits: seconds ? 1 : 0,
+  }).format(seconds ? ms / 1000 : ms)
 }
 
 /** The endpoint's latest deliveries, newest first: what was sent, how it went, what happens next. */
@@ -100,7 +103,9 @@ function DeliveryItem({ delivery: d }: { delivery: Delivery }) {
           <span>{d.last_status_code !== null ? t('deliveries.httpStatus', { code: d.last_status_code }) : t('deliveries.noAnswer')}</span>
         )}
         <span>{t('deliveries.attempts', { n: formatNumber(lng, d.attempts) })}</span>
-        {d.status === 'pending' && d.next_attempt_at && <span>{t('deliveries.nextTry', { time: formatDateTime(lng, d.next_attempt_at) })}</span>}
+        {d.status === 'pending' && d.next_attempt_at && (
+          <span>{t('deliveries.nextTry', { time: formatDateTime(lng, d.next_attempt_at) })}</span>
+        )}
       </p>
       {d.last_error && d.status !== 'succeeded' && (
         <p className={`mt-1 ${d.status === 'failed' ? 'text-red-700 dark:text-red-400' : 'text-slate-700 dark:text-slate-300'}`}>

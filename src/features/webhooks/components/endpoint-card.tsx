@@ -62,7 +62,10 @@ export function EndpointCard({
   }
 
   return (
-    <article aria-labelledby={headingId} className="rounded-lg border border-slate-200 bg-white p-4 shadow-xs sm:p-6 dark:border-slate-800 dark:bg-slate-900">
+    <article
+      aria-labelledby={headingId}
+      className="rounded-lg border border-slate-200 bg-white p-4 shadow-xs sm:p-6 dark:border-slate-800 dark:bg-slate-900"
+    >
       <h3 id={headingId} className="font-mono text-sm font-semibold">
         <bdi dir="ltr" className="break-all">
           {webhook.url}
@@ -102,10 +105,20 @@ export function EndpointCard({
       <Health webhook={webhook} headingId={headingId} />
 
       <div className="mt-4 flex flex-wrap gap-2">
-        <Button variant="secondary" aria-describedby={headingId} aria-disabled={throttled || undefined} aria-busy={test.isPending || undefined} onClick={sendTest}>
+        <Button
+          variant="secondary"
+          aria-describedby={headingId}
+          aria-disabled={throttled || undefined}
+          aria-busy={test.isPending || undefined}
+          onClick={sendTest}
+        >
           {t('list.test')}
         </Button>
-        <Button variant="secondary" aria-describedby={headingId} onClick={(e: MouseEvent<HTMLButtonElement>) => onRotate(webhook, e.currentTarget)}>
+        <Button
+          variant="secondary"
+          aria-describedby={headingId}
+          onClick={(e: MouseEvent<HTMLButtonElement>) => onRotate(webhook, e.currentTarget)}
+        >
           {t('list.rotate')}
         </Button>
         <Button
@@ -120,7 +133,9 @@ export function EndpointCard({
       <div className="mt-3 empty:hidden">
         {sentId !== null && <TestOutcome delivery={sent} />}
         {throttled && <ThrottleNotice remainingMs={throttle.remainingMs} />}
-        {test.isError && !(test.error instanceof ApiError && test.error.status === 429) && <Alert tone="error">{t('list.testError', { detail: errorMessage(test.error) })}</Alert>}
+        {test.isError && !(test.error instanceof ApiError && test.error.status === 429) && (
+          <Alert tone="error">{t('list.testError', { detail: errorMessage(test.error) })}</Alert>
+        )}
       </div>
 
       <section className="mt-5" aria-labelledby={`${headingId}-deliveries`}>
@@ -156,7 +171,9 @@ function Health({ webhook, headingId }: { webhook: Webhook; headingId: string })
   return (
     <Alert tone="warning" className="mt-4" title={t('health.unhealthyTitle')}>
       <p>{t('health.unhealthyBody')}</p>
-      {webhook.next_retry_at && <p className="mt-1">{t('deliveries.nextTry', { time: formatDateTime(i18n.language, webhook.next_retry_at) })}</p>}
+      {webhook.next_retry_at && (
+        <p className="mt-1">{t('deliveries.nextTry', { time: formatDateTime(i18n.language, webhook.next_retry_at) })}</p>
+      )}
       <Button
         variant="secondary"
         className="mt-3"

@@ -35,7 +35,14 @@ export function VerifySample({ signatureHeader }: { signatureHeader: string }) {
               key={l}
               className="cursor-pointer rounded px-3 py-1.5 text-sm font-medium has-checked:bg-brand-600 has-checked:text-white has-focus-visible:outline-2 has-focus-visible:outline-offset-2 has-focus-visible:outline-brand-600"
             >
-              <input type="radio" name={`${codeId}-language`} value={l} checked={language === l} onChange={() => setLanguage(l)} className="sr-only" />
+              <input
+                type="radio"
+                name={`${codeId}-language`}
+                value={l}
+                checked={language === l}
+                onChange={() => setLanguage(l)}
+                className="sr-only"
+              />
               {LANGUAGE_NAMES[l]}
             </label>
           ))}
@@ -55,7 +62,13 @@ export function VerifySample({ signatureHeader }: { signatureHeader: string }) {
           <code>{code}</code>
         </pre>
         <div className="mt-2">
-          <CopyButton key={language} text={code} label={t('sample.copy')} copiedText={t('sample.copied')} failedText={t('sample.copyFailed')} />
+          <CopyButton
+            key={language}
+            text={code}
+            label={t('sample.copy')}
+            copiedText={t('sample.copied')}
+            failedText={t('sample.copyFailed')}
+          />
         </div>
       </div>
     </div>

@@ -12,7 +12,8 @@ function serve(options: Parameters<typeof serveWebhooks>[0] = {}) {
   server.use(...fake.handlers)
   return fake
 }
-const posts = (fake: ReturnType<typeof serveWebhooks>) => fake.requests.filter((r) => r.method === 'POST' && r.path === '/api/user/webhooks/')
+const posts = (fake: ReturnType<typeof serveWebhooks>) =>
+  fake.requests.filter((r) => r.method === 'POST' && r.path === '/api/user/webhooks/')
 
 async function renderPage() {
   const view = renderWithProviders(<WebhooksPage />)
@@ -199,7 +200,14 @@ describe('an endpoint', () => {
             last_error: 'answered 503',
             next_attempt_at: '2099-01-01T10:00:00.000Z',
           }),
-          fakeDelivery({ id: 2, event_type: 'export.failed', status: 'failed', attempts: 6, last_status_code: null, last_error: 'connect ECONNREFUSED 203.0.113.7:443' }),
+          fakeDelivery({
+            id: 2,
+            event_type: 'export.failed',
+            status: 'failed',
+            attempts: 6,
+            last_status_code: null,
+            last_error: 'connect ECONNREFUSED 203.0.113.7:443',
+          }),
           fakeDelivery({ id: 1 }),
         ],
       },
@@ -264,7 +272,10 @@ describe('an endpoint', () => {
     serve({ endpoints: [fakeWebhook()] })
     server.use(
       http.post('/api/user/webhooks/:id/test/', () =>
-        HttpResponse.json({ detail: 'At most 5 test events a minute per endpoint.', code: 'throttled', retry_after: 60 }, { status: 429, headers: { 'Retry-After': '60' } }),
+        HttpResponse.json(
+          { detail: 'At most 5 test events a minute per endpoint.', code: 'throttled', retry_after: 60 },
+          { status: 429, headers: { 'Retry-After': '60' } },
+        ),
       ),
     )
     await renderPage()
@@ -388,18 +399,47 @@ describe('an endpoint the service paused (issue 22)', () => {
     await renderPage()
     const card = await screen.findByRole('article', { name: 'https://hooks.example.com/leads' })
     await userEvent.click(within(card).getByRole('button', { name: 'Resume deliveries' }))
-    expect(await within(card).findByRole('alert')).toHaveTextContent('Deliveries could not be resumed: An API key cannot do this. Sign in with your password.')
+    expect(await within(card).findByRole('alert')).toHaveTextContent(
+      'Deliveries could not be resumed: An API key cannot do this. Sign in with your password.',
+    )
   })
 
   it('shows what went wrong in the person’s words from the category the service logged, and unknown ones as sent', async () => {
     const log = [
-      { at: '2026-03-02T09:30:00.000Z', attempt: 1, status_code: null, error_code: 'timeout', error: 'No answer within the time allowed.', duration_ms: 5000 },
-      { at: '2026-03-02T09:31:00.000Z', attempt: 2, status_code: null, error_code: 'tls_failed', error: 'The secure connection (TLS) could not be set up.', duration_ms: 40 },
+      {
+        at: '2026-03-02T09:30:00.000Z',
+        attempt: 1,
+        status_code: null,
+        error_code: 'timeout',
+        error: 'No answer within the time allowed.',
+        duration_ms: 5000,
+      },
+      {
+        at: '2026-03-02T09:31:00.000Z',
+        attempt: 2,
+        status_code: null,
+        error_code: 'tls_failed',
+        error: 'The secure connection (TLS) could not be set up.',
+        duration_ms: 40,
+      },
     ]
-    const tls = Object.assign(fakeDelivery({ id: 2, status: 'failed', attempts: 2, last_status_code: null, last_error: 'The secure connection (TLS) could not be set up.', attempt_log: log }), {
-      last_error_code: 'tls_failed',
-    })
-    const unknown = Object.assign(fakeDelivery({ id: 1, status: 'failed', last_status_code: null, last_error: 'Something new happened.' }), { last_error_code: 'brand_new_category' })
+    const tls = Object.assign(
+      fakeDelivery({
+        id: 2,
+        status: 'failed',
+        attempts: 2,
+        last_status_code: null,
+        last_error: 'The secure connection (TLS) could not be set up.',
+        attempt_log: log,
+      }),
+      {
+        last_error_code: 'tls_failed',
+      },
+    )
+    const unknown = Object.assign(
+      fakeDelivery({ id: 1, status: 'failed', last_status_code: null, last_error: 'Something new happened.' }),
+      { last_error_code: 'brand_new_category' },
+    )
     serve({ endpoints: [fakeWebhook()], deliveries: { wh_existing01: [tls, unknown] } })
     await renderPage()
     const card = await screen.findByRole('article', { name: 'https://hooks.example.com/leads' })
