@@ -14,15 +14,17 @@ function run(name, cmd, args, { env = {}, count } = {}) {
   const seconds = ((Date.now() - started) / 1000).toFixed(1)
   let passed = res.status === 0 ? 1 : 0
   let failed = res.status === 0 ? 0 : 1
+  let failedNames = []
   if (count) {
     const c = count()
     if (c) {
       passed = c.passed
       // a runner that crashed before reporting still fails the step
       failed = c.failed + (res.status !== 0 && c.failed === 0 ? 1 : 0)
+      failedNames = c.failedNames ?? []
     }
   }
-  results.push({ name, passed, failed, seconds })
+  results.push({ name, passed, failed, seconds, failedNames })
   console.log(`=== ${name}: ${passed} passed, ${failed} failed (${seconds} s)`)
 }
 
@@ -30,15 +32,37 @@ function vitestCount(file) {
   return () => {
     if (!existsSync(file)) return null
     const r = JSON.parse(readFileSync(file, 'utf8'))
-    return { passed: r.numPassedTests, failed: r.numFailedTests + (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0) }
+    // the names of what failed go to the summary: the end of a CI log is all that is read of it
+    const failedNames = r.testResults.flatMap((f) =>
+      f.assertionResults
+        .filter((a) => a.status !== 'passed')
+        .map((a) => `${a.status}: ${f.name.replace(process.cwd() + '/', '')} › ${a.fullName}`),
+    )
+    for (const f of r.testResults)
+      if (f.status === 'failed' && f.assertionResults.length === 0) failedNames.push(`failed to run: ${f.name}`)
+    return {
+      passed: r.numPassedTests,
+      failed: r.numFailedTests + (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0),
+      failedNames,
+    }
   }
 }
 
 function playwrightCount(file) {
   return () => {
     if (!existsSync(file)) return null
-    const s = JSON.parse(readFileSync(file, 'utf8')).stats
-    return { passed: s.expected, failed: s.unexpected + s.flaky + s.skipped }
+    const report = JSON.parse(readFileSync(file, 'utf8'))
+    const s = report.stats
+    const failedNames = []
+    const walk = (suite, trail) => {
+      for (const spec of suite.specs ?? [])
+        for (const t of spec.tests ?? [])
+          if (t.status !== 'expected')
+            failedNames.push(`${t.status}: [${t.projectName}] ${spec.file}:${spec.line} › ${[...trail, spec.title].join(' › ')}`)
+      for (const child of suite.suites ?? []) walk(child, suite.title && !suite.title.endsWith('.ts') ? [...trail, suite.title] : trail)
+    }
+    for (const suite of report.suites ?? []) walk(suite, [])
+    return { passed: s.expected, failed: s.unexpected + s.flaky + s.skipped, failedNames }
   }
 }
 
@@ -47,6 +71,7 @@ mkdirSync('test-results', { recursive: true })
 const npx = 'npx'
 
 run('lint', npx, ['eslint', '.'])
+run('format', npx, ['prettier', '--check', '--log-level', 'warn', '.'])
 run('typecheck', npx, ['tsc', '-p', 'tsconfig.json', '--noEmit'])
 run('typecheck-server', npx, ['tsc', '-p', 'server/tsconfig.json', '--noEmit'])
 run('locales', 'node', ['scripts/check-locales.mjs'])
@@ -75,6 +100,7 @@ run('e2e', npx, ['playwright', 'test', '--reporter=list,json'], {
 console.log('\nSummary')
 for (const r of results) {
   console.log(`  ${r.failed ? 'FAIL' : 'ok  '} ${r.name}: ${r.passed} passed, ${r.failed} failed (${r.seconds} s)`)
+  for (const n of (r.failedNames ?? []).slice(0, 10)) console.log(`       ${n}`)
   // a step's figures in a line or two (the end of a CI log is all that is read of it)
   const digest = `test-results/${r.name}.txt`
   if (existsSync(digest)) for (const line of readFileSync(digest, 'utf8').trim().split('\n')) console.log(`       ${line}`)
