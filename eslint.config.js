@@ -10,8 +10,10 @@ import { readdirSync } from 'node:fs'
 
 /**
  * The dashboard's layers (docs/architecture.md): code flows one way, `components/ui`, `lib`, `api`,
- * `domain`, `config` → `features` → `app`. A feature does not import another feature; the page in
- * `app/routes` composes them. Zones as bulletproof-react's apps/react-vite sets them.
+ * `domain`, `config` → `features` → `app` → `boot`. A feature does not import another feature; the
+ * page in `app/routes` composes them. `boot` (the entry, hydration, the build's prerendering) starts
+ * the app and may import any layer; nothing imports it. Zones as bulletproof-react's apps/react-vite
+ * sets them.
  */
 const FEATURES = readdirSync(new URL('./src/features', import.meta.url), { withFileTypes: true })
   .filter((d) => d.isDirectory())
@@ -26,6 +28,11 @@ const boundaries = [
       'A feature does not import another feature: move the shared piece to src/api, src/domain or src/lib, or compose the two in src/app.',
   })),
   { target: './src/features', from: './src/app', message: 'Features do not import the app: the app composes them.' },
+  {
+    target: ['./src/app', './src/features', ...LOWER],
+    from: './src/boot',
+    message: 'Nothing imports the start-up code (src/boot): it starts the app, the app does not know how it was started.',
+  },
   ...LOWER.map((target) => ({
     target,
     from: ['./src/features', './src/app'],
@@ -60,7 +67,7 @@ export default tseslint.config(
   { files: ['src/**/*.test.{ts,tsx}', 'src/testing/**'], rules: { 'import-x/no-restricted-paths': 'off' } },
   ...pluginQuery.configs['flat/recommended'],
   {
-    files: ['server/**/*.ts', 'scripts/**/*.{js,mjs}', 'e2e/**/*.ts', '*.config.{js,ts}', '.ci/**/*.mjs'],
+    files: ['server/**/*.ts', 'scripts/**/*.{js,mjs}', 'e2e/**/*.ts', '*.config.{js,ts}', 'build/**/*.ts', '.ci/**/*.mjs'],
     languageOptions: { globals: globals.node },
   },
   {

@@ -91,12 +91,12 @@ test('a signed-in person gets the signed-in search page and plans painted, hydra
     await page.unroute(/\/assets\/start-[^/]+\.js$/)
   }
   // the search page works after hydration: a filter changes the address and the count follows; the
-  // browser's locale table is built by the warm-up worker (src/lib/intl-warmup.worker.ts), which the
+  // browser's locale table is built by the warm-up worker (src/boot/intl-warmup.worker.ts), which the
   // page's CSP admits (a refused worker would be a console error)
   const warmup = page.waitForRequest(/\/assets\/intl-warmup\.worker-[^/]+\.js$/)
   await page.goto('/search')
   expect((await (await warmup).response())?.status()).toBe(200)
-  // a tick before hydration is held and played after it (src/lib/early-clicks.ts), which `check()`
+  // a tick before hydration is held and played after it (src/boot/early-clicks.ts), which `check()`
   // would take for a checkbox that does not change: the page says when it is the app's
   await expect(page.locator('#root[data-interactive]')).toBeAttached()
   await page.getByRole('checkbox', { name: 'An email address' }).check()

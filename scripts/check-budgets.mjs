@@ -7,12 +7,13 @@
 //   deferred JS (what the page fetches in the 5 s after the network went idle: code that waits for the
 //   first load to end, e.g. the watched-search badge), printed and held to its own budget         ≤ 10 KB gzip
 //   the framework, the app's start-up code and the page's own modules arrive with V8's compile hint
-//   (`//# allFunctionsCalledOnLoad`, vite.config.ts): compiled off the main thread as they stream in
-//   the app's chunk imports the framework's before the yield point's (src/app/yield-point.ts), so
+//   (`//# allFunctionsCalledOnLoad`, build/vite-plugins/compile-hints.ts): compiled off the main thread as they stream in
+//   the app's chunk imports the framework's before the yield point's (src/boot/yield-point.ts), so
 //   the two are evaluated in separate tasks
 // The first loads run the real service (scripts/perf-service.mjs) and Chromium with an empty cache;
 // each script response is counted at gzip level 9 of its decoded body (the unit of the budgets), and
 // the bytes that actually crossed the network (brotli from the service) are printed beside it.
+// The build is dist/, or DIST_DIR (a private build, `npx vite build --outDir …`), which the service serves too.
 import { existsSync, readFileSync } from 'node:fs'
 import { gzipSync } from 'node:zlib'
 import { chromium } from '@playwright/test'
@@ -20,7 +21,8 @@ import { chromiumArgs, chromiumPath, demoRefreshToken, startService } from './pe
 
 const KB = 1024
 const BUDGETS = { signIn: 150 * KB, search: 190 * KB, css: 20 * KB, locale: 12 * KB, deferred: 10 * KB }
-const manifestPath = 'dist/.vite/manifest.json'
+const dist = process.env.DIST_DIR ?? 'dist'
+const manifestPath = `${dist}/.vite/manifest.json`
 if (!existsSync(manifestPath)) {
   console.error(`${manifestPath} not found: run \`npx vite build\` first`)
   process.exit(1)
@@ -28,7 +30,7 @@ if (!existsSync(manifestPath)) {
 const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'))
 const gzipCache = new Map()
 const gz = (file) => {
-  if (!gzipCache.has(file)) gzipCache.set(file, gzipSync(readFileSync(`dist/${file}`), { level: 9 }).length)
+  if (!gzipCache.has(file)) gzipCache.set(file, gzipSync(readFileSync(`${dist}/${file}`), { level: 9 }).length)
   return gzipCache.get(file)
 }
 const fmt = (bytes) => `${(bytes / KB).toFixed(2)} KB`
@@ -56,9 +58,9 @@ async function firstLoad(browser, url, refreshToken) {
   for (const [i, r] of responses.entries()) {
     if (!/javascript/.test(r.headers()['content-type'] ?? '')) continue
     const file = new URL(r.url()).pathname
-    // a worker's script (the Intl warm-up of src/main.tsx) has no body for the page's CDP session: the
+    // a worker's script (the Intl warm-up of src/boot/main.tsx) has no body for the page's CDP session: the
     // built file is what the service sent
-    const body = await r.body().catch(() => (existsSync(`dist${file}`) ? readFileSync(`dist${file}`) : Buffer.alloc(0)))
+    const body = await r.body().catch(() => (existsSync(`${dist}${file}`) ? readFileSync(`${dist}${file}`) : Buffer.alloc(0)))
     const sizes = await r.request().sizes()
     const deferred = i >= firstLoadCount
     const hinted = body.subarray(0, COMPILE_HINT.length).toString() === COMPILE_HINT
@@ -148,7 +150,7 @@ for (const [name, list] of Object.entries(loads)) {
 // the app chunk's imports, in order: the framework's chunk must come before the yield point's
 {
   const appKey = Object.keys(manifest).find((k) => /^_app-/.test(k))
-  const code = appKey ? readFileSync(`dist/${manifest[appKey].file}`, 'utf8') : ''
+  const code = appKey ? readFileSync(`${dist}/${manifest[appKey].file}`, 'utf8') : ''
   const imported = [...code.matchAll(/import(?:[^'"`;]*?from)?\s*"\.\/([\w-]+)\.js"/g)].map((m) => m[1])
   const framework = imported.findIndex((f) => f.startsWith('framework-'))
   const yieldPoint = imported.findIndex((f) => f.startsWith('yield-point-'))

@@ -47,42 +47,25 @@ function decodeOnce(rawPath: string): string | null {
   }
 }
 
-/**
- * The route modules each dashboard address renders (src/app/router.tsx), so the entry can fetch them
- * beside the app's own code instead of after it (without this the browser learns of a page's chunk
- * only once the app has run: app → route chunk → page strings). `en:<ns>` is a page's English
- * namespace (locales/en/<ns>.json), loaded with it. A test keeps this in step with the router.
- */
-export const ROUTE_MODULES: ReadonlyArray<readonly [RegExp, readonly string[]]> = [
-  [/^\/sign-in$/, ['sign-in']],
-  [/^\/sign-up$/, ['sign-up']],
-  [/^\/forgot-password$/, ['forgot-password']],
-  [/^\/reset-password$/, ['reset-password']],
-  [/^\/confirm-email$/, ['confirm-email']],
-  [/^\/plans$/, ['shell', 'plans', 'en:plans']],
-  [/^\/(search)?$/, ['shell', 'search', 'en:search']],
-  [/^\/exports\/[^/]+$/, ['shell', 'export-job', 'en:exports']],
-  [/^\/history$/, ['shell', 'history', 'en:history']],
-  [/^\/api-keys$/, ['shell', 'api-keys', 'en:apikeys']],
-  [/^\/webhooks$/, ['shell', 'webhooks', 'en:webhooks']],
-  [/^\/account$/, ['shell', 'account', 'en:account']],
-]
-
-interface ManifestChunk {
-  file: string
-  imports?: string[]
-  isEntry?: boolean
-}
-
-/** dist/.vite/prerender.json (src/app/prerender.tsx): `{ [pathname]: { 'signed-out'?: markup, 'signed-in'?: markup } }`. */
+/** dist/.vite/prerender.json (src/boot/prerender.tsx): `{ [pathname]: { 'signed-out'?: markup, 'signed-in'?: markup } }`. */
 type Prerendered = Record<string, Partial<Record<PrerenderVariant, string>>>
 export type PrerenderVariant = 'signed-out' | 'signed-in'
+
+/**
+ * dist/.vite/routes.json (build/vite-plugins/prerender.ts): for each route pattern of the dashboard's
+ * router (`/exports/:searchId`), the files its page needs beyond what the entry and the app fetch
+ * themselves, so the entry can fetch them beside the app's own code instead of after it (without
+ * them the browser learns of a page's chunk only once the app has run: app → route chunk → page
+ * strings).
+ */
+type RouteFiles = Record<string, string[]>
 
 interface Dashboard {
   /** index.html with the route's hints (and markup), by route, variant and encoding. */
   pages: Map<string, Buffer>
   html: string
-  manifest: Record<string, ManifestChunk> | null
+  /** The route patterns split into segments, with their files. */
+  routes: ReadonlyArray<{ pattern: string; segments: readonly string[]; files: readonly string[] }>
   prerendered: Prerendered
 }
 
@@ -95,11 +78,11 @@ async function loadDashboard(distDir: string): Promise<Dashboard | null> {
   } catch {
     return null
   }
-  let manifest: Dashboard['manifest'] = null
+  let routes: RouteFiles = {}
   try {
-    manifest = JSON.parse(await readFile(path.join(distDir, '.vite', 'manifest.json'), 'utf8')) as Dashboard['manifest']
+    routes = JSON.parse(await readFile(path.join(distDir, '.vite', 'routes.json'), 'utf8')) as RouteFiles
   } catch {
-    // a build without a manifest still works, only without route hints
+    // a build without the table still works, only without route hints
   }
   let prerendered: Prerendered = {}
   try {
@@ -107,26 +90,21 @@ async function loadDashboard(distDir: string): Promise<Dashboard | null> {
   } catch {
     // without it every page is drawn in the browser
   }
-  return { pages: new Map(), html, manifest, prerendered }
+  return {
+    pages: new Map(),
+    html,
+    routes: Object.entries(routes).map(([pattern, files]) => ({ pattern, segments: pattern.split('/'), files })),
+    prerendered,
+  }
 }
 
-/** Files (under /assets) the route needs beyond what the entry and the app already fetch. */
-function routeFiles(manifest: Record<string, ManifestChunk>, modules: readonly string[]): string[] {
-  const entry = Object.keys(manifest).find((k) => manifest[k]!.isEntry)
-  const have = new Set<string>()
-  const walk = (k: string, into: Set<string>) => {
-    if (into.has(k) || !manifest[k]) return
-    into.add(k)
-    for (const i of manifest[k].imports ?? []) walk(i, into)
-  }
-  // the entry and the app it starts (src/main.tsx → src/app/start.tsx) fetch their own imports
-  if (entry) walk(entry, have)
-  walk('src/app/start.tsx', have)
-  const want = new Set<string>()
-  for (const m of modules) {
-    walk(m.startsWith('en:') ? `locales/en/${m.slice(3)}.json` : `src/app/routes/${m}.tsx`, want)
-  }
-  return [...want].filter((k) => !have.has(k)).map((k) => `/${manifest[k]!.file}`)
+/** The route whose pattern the address matches, segment by segment, a `:name` segment standing for any one (`/exports/:searchId`). */
+function routeOf(d: Dashboard, address: string): Dashboard['routes'][number] | undefined {
+  const segments = address.split('/')
+  return d.routes.find(
+    (r) =>
+      r.segments.length === segments.length && r.segments.every((s, i) => (s.startsWith(':') ? segments[i] !== '' : s === segments[i])),
+  )
 }
 
 /** The root element and what index.html paints in it until the page's code runs (the brand mark), between markers. */
@@ -134,17 +112,17 @@ const ROOT = /<div id="root">(<!--app-->[\s\S]*?<!--\/app-->)<\/div>/
 
 /**
  * index.html for an address: its root names the page's files for the entry to fetch beside its own
- * (`data-preload`, src/main.tsx) and, when the build prerendered the page for this browser's variant,
+ * (`data-preload`, src/boot/main.tsx) and, when the build prerendered the page for this browser's variant,
  * holds that markup instead of the brand mark (`data-prerendered`).
  */
 function pageFor(d: Dashboard, pathname: string, encoding: 'br' | 'gzip' | null, variant: PrerenderVariant | null): Buffer {
   const address = pathname.replace(/(.)\/+$/, '$1')
-  const route = ROUTE_MODULES.find(([re]) => re.test(address))
+  const route = routeOf(d, address)
   const markup = variant ? d.prerendered[address]?.[variant] : undefined
-  const id = `${route ? ROUTE_MODULES.indexOf(route) : -1}:${markup ? `${address}:${variant}` : ''}:${encoding ?? ''}`
+  const id = `${route?.pattern ?? ''}:${markup ? `${address}:${variant}` : ''}:${encoding ?? ''}`
   let page = d.pages.get(id)
   if (!page) {
-    const files = route && d.manifest ? routeFiles(d.manifest, route[1]) : []
+    const files = route?.files ?? []
     const text = d.html.replace(ROOT, (_all, placeholder: string) => {
       const attributes = `${files.length ? ` data-preload="${files.join(' ')}"` : ''}${markup ? ` data-prerendered="${variant}"` : ''}`
       return `<div id="root"${attributes}>${markup ?? placeholder}</div>`
@@ -187,7 +165,7 @@ export function browserLanguage(acceptLanguage: string | undefined): string {
  * language the dashboard stored in the `leads.lang` cookie, else the browser's), only the bare address
  * (a query such as a search's filters changes the page), and the variant by the `leads.signed-in`
  * cookie. The cookies are hints the dashboard keeps (src/lib/page-hints.ts), never credentials; the
- * browser checks the same again before it hydrates (src/main.tsx).
+ * browser checks the same again before it hydrates (src/boot/start.tsx).
  */
 export function prerenderVariant(c: Context): PrerenderVariant | null {
   if (new URL(c.req.url).search) return null

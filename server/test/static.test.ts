@@ -1,10 +1,12 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { request as httpRequest } from 'node:http'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { brotliCompressSync, gunzipSync, gzipSync } from 'node:zlib'
+import { Hono } from 'hono'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ROUTE_MODULES } from '../src/static.ts'
+import { routeFiles } from '../../build/vite-plugins/route-files.ts'
+import { serveDashboard } from '../src/static.ts'
 import { startTestService, type TestService } from './helpers.ts'
 
 /** A raw GET (fetch would decode the body and hide what went over the wire). */
@@ -22,16 +24,28 @@ function rawGet(url: string, headers: Record<string, string> = {}) {
 
 const ENTRY_JS = 'console.log("entry");'.repeat(200)
 const MANIFEST = {
-  'index.html': { file: 'assets/index-e1.js', isEntry: true, imports: ['_vendor-v1.js'] },
+  'index.html': { file: 'assets/index-e1.js', isEntry: true, imports: ['_vendor-v1.js'], dynamicImports: ['src/boot/start.tsx'] },
   '_vendor-v1.js': { file: 'assets/vendor-v1.js' },
+  'src/boot/start.tsx': { file: 'assets/start-b1.js', imports: ['_app-a1.js'], isDynamicEntry: true },
+  '_app-a1.js': { file: 'assets/app-a1.js', imports: ['_vendor-v1.js'] },
   'src/app/routes/sign-in.tsx': { file: 'assets/sign-in-s1.js', imports: ['_vendor-v1.js', '_form-f1.js'], isDynamicEntry: true },
   '_form-f1.js': { file: 'assets/form-f1.js' },
-  'src/app/routes/shell.tsx': { file: 'assets/shell-h1.js', isDynamicEntry: true },
+  'src/app/routes/shell.tsx': { file: 'assets/shell-h1.js', imports: ['_app-a1.js'], isDynamicEntry: true },
   'src/app/routes/search.tsx': { file: 'assets/search-q1.js', imports: ['_form-f1.js'], isDynamicEntry: true },
+  'src/app/routes/export-job.tsx': { file: 'assets/export-job-x1.js', imports: ['_app-a1.js'], isDynamicEntry: true },
   'locales/en/search.json': { file: 'assets/search-l1.js', isDynamicEntry: true },
   'locales/en/exports.json': { file: 'assets/exports-l1.js', isDynamicEntry: true },
   'locales/en/account.json': { file: 'assets/account-l1.js', isDynamicEntry: true },
   'locales/de/search.json': { file: 'assets/search-d1.js', isDynamicEntry: true },
+}
+
+/** Each route pattern's source files, as the build reads them off the router (src/boot/prerender.tsx `routeSources`). */
+const SEARCH = ['src/app/routes/shell.tsx', 'src/app/routes/search.tsx', 'locales/en/search.json']
+const SOURCES = {
+  '/sign-in': ['src/app/routes/sign-in.tsx'],
+  '/search': SEARCH,
+  '/': SEARCH,
+  '/exports/:searchId': ['src/app/routes/shell.tsx', 'src/app/routes/export-job.tsx', 'locales/en/exports.json'],
 }
 
 const PRERENDERED = {
@@ -53,6 +67,8 @@ describe('the built dashboard as a browser fetches it', () => {
     )
     await writeFile(path.join(dist, '.vite', 'prerender.json'), JSON.stringify(PRERENDERED))
     await writeFile(path.join(dist, '.vite', 'manifest.json'), JSON.stringify(MANIFEST))
+    // dist/.vite/routes.json as the build writes it (build/vite-plugins/prerender.ts)
+    await writeFile(path.join(dist, '.vite', 'routes.json'), JSON.stringify(routeFiles(MANIFEST, SOURCES)))
     await writeFile(path.join(dist, 'assets', 'index-e1.js'), ENTRY_JS)
     await writeFile(path.join(dist, 'assets', 'index-e1.js.br'), brotliCompressSync(ENTRY_JS))
     await writeFile(path.join(dist, 'assets', 'index-e1.js.gz'), gzipSync(ENTRY_JS))
@@ -92,15 +108,26 @@ describe('the built dashboard as a browser fetches it', () => {
     // the route chunk and what it imports, minus what the entry already brings
     expect(preload(html)).toEqual(['/assets/form-f1.js', '/assets/sign-in-s1.js'])
 
+    // the layout, the page and its English strings, minus what the app the entry starts already brings
+    const searchFiles = ['/assets/form-f1.js', '/assets/search-l1.js', '/assets/search-q1.js', '/assets/shell-h1.js']
     const search = (await rawGet(`${svc.url}/search/`)).body.toString()
-    expect(preload(search)).toEqual(['/assets/form-f1.js', '/assets/search-l1.js', '/assets/search-q1.js', '/assets/shell-h1.js'])
-    // no other language, no other page's strings (the export confirmation's load with it), and nothing for an address that is no page
+    expect(preload(search)).toEqual(searchFiles)
+    // no other language, no other page's strings (the export confirmation's load with it), nothing the app has
     expect(search).not.toContain('exports-l1')
     expect(search).not.toContain('search-d1')
     expect(search).not.toContain('account-l1')
-    const none = (await rawGet(`${svc.url}/no-such-page`)).body.toString()
-    expect(preload(none)).toEqual([])
-    expect(none).toContain('<div id="root"><!--app--><div>mark</div><!--/app--></div>')
+    expect(search).not.toContain('app-a1')
+    expect(preload((await rawGet(`${svc.url}/`)).body.toString())).toEqual(searchFiles)
+    // a pattern's `:searchId` is any one segment, opaque ids included
+    const exportFiles = ['/assets/export-job-x1.js', '/assets/exports-l1.js', '/assets/shell-h1.js']
+    for (const address of ['/exports/s-12', '/exports/550e8400-e29b-41d4-a716-446655440000/'])
+      expect(preload((await rawGet(`${svc.url}${address}`)).body.toString()), address).toEqual(exportFiles)
+    // and nothing for an address that is no page
+    for (const address of ['/exports', '/exports/a%2Fb', '/search/more', '/no-such-page']) {
+      const none = (await rawGet(`${svc.url}${address}`)).body.toString()
+      expect(preload(none), address).toEqual([])
+      expect(none, address).toContain('<div id="root"><!--app--><div>mark</div><!--/app--></div>')
+    }
   })
 
   it('puts the prerendered markup of the browser’s variant into the root: English only, bare addresses only, by the session hint', async () => {
@@ -181,26 +208,24 @@ describe('the built dashboard as a browser fetches it', () => {
   })
 })
 
-describe('route hints follow the dashboard’s router', () => {
-  it('every page of src/app/router.tsx has hints with its namespaces, and every address of src/config/paths.ts matches one', async () => {
-    const root = path.resolve(import.meta.dirname, '../..')
-    const router = await readFile(path.join(root, 'src/app/router.tsx'), 'utf8')
-    const pages = [...router.matchAll(/import\('\.\/routes\/([a-z-]+)'\)(?:, \[([^\]]*)\])?/g)]
-      .map((m) => ({ route: m[1]!, namespaces: [...(m[2] ?? '').matchAll(/'([a-z]+)'/g)].map((n) => `en:${n[1]}`) }))
-      .filter((p) => p.route !== 'not-found' && p.route !== 'shell')
-    expect(pages.length).toBeGreaterThan(8)
-    for (const { route, namespaces } of pages) {
-      const entry = ROUTE_MODULES.find(([, mods]) => mods.includes(route))
-      expect(entry, route).toBeDefined()
-      expect(entry![1].filter((m) => m.startsWith('en:')).sort(), route).toEqual(namespaces.sort())
+describe('the route table the build writes', () => {
+  it('fails the build for a source the manifest does not name, or a pattern the service cannot match', () => {
+    expect(() => routeFiles(MANIFEST, { '/plans': ['src/app/routes/plans.tsx'] })).toThrow(/plans\.tsx/)
+    expect(() => routeFiles(MANIFEST, { '/files/*': ['src/app/routes/search.tsx'] })).toThrow(/cannot match/)
+  })
+
+  it('is optional: a build without it serves every page, only without hints', async () => {
+    const bare = await mkdtemp(path.join(tmpdir(), 'leads-dist-'))
+    try {
+      await writeFile(path.join(bare, 'index.html'), '<!doctype html><div id="root"><!--app--><div>mark</div><!--/app--></div>')
+      const app = new Hono().get('*', (c) => serveDashboard(c, bare))
+      for (const address of ['/search', '/sign-in', '/exports/s-12']) {
+        const res = await app.request(address)
+        expect(res.status, address).toBe(200)
+        expect(await res.text(), address).toBe('<!doctype html><div id="root"><!--app--><div>mark</div><!--/app--></div>')
+      }
+    } finally {
+      await rm(bare, { recursive: true, force: true })
     }
-    const paths = await readFile(path.join(root, 'src/config/paths.ts'), 'utf8')
-    const addresses = [...paths.matchAll(/: '(\/[^']*)'/g)].map((m) => m[1]!.replace(':searchId', '42'))
-    expect(addresses.length).toBeGreaterThan(8)
-    for (const a of addresses)
-      expect(
-        ROUTE_MODULES.some(([re]) => re.test(a)),
-        a,
-      ).toBe(true)
   })
 })

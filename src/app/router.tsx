@@ -1,17 +1,17 @@
-import { matchRoutes, Navigate, type RouteObject } from 'react-router'
+import { Navigate, type RouteObject } from 'react-router'
 import { paths } from '@/config/paths'
 import { loadPageNamespaces, type PageNamespace } from '@/lib/i18n'
 import { PageSkeleton } from '@/components/page-skeleton'
 import { RouteError } from './layout/route-error'
-import { yieldToBrowser } from './yield-point'
 
 /**
  * Every page is its own lazy module in ./routes exporting `Component` (and optionally
  * `ErrorBoundary`), so a page's code loads only when it is visited. Errors a page does not handle
  * itself land in RouteError: inside the shell for shell pages, full-page for the others.
  * Pages in the shell load together with the English strings they use (lib/i18n.ts); a test
- * (router-namespaces.test.ts) checks each list against the namespaces the page's code asks for,
- * and the service names the same files in the page's HTML (server/src/static.ts).
+ * (router-namespaces.test.ts) checks each list against the namespaces the page's code asks for.
+ * The build reads this list, running its lazy functions, to name each page's files in its HTML
+ * (src/boot/prerender.tsx, server/src/static.ts).
  */
 const page =
   <T,>(load: () => Promise<T>, namespaces: readonly PageNamespace[]) =>
@@ -52,28 +52,3 @@ export const routes: RouteObject[] = [
     ],
   },
 ]
-
-/**
- * Loads the code of every lazy route matching `pathname` and puts it on the route, so the router
- * renders the page in its first render: no HydrateFallback in between, and the markup the service
- * prerendered (src/app/prerender.tsx) can be hydrated as it is (React Router's "lazy routes with SSR").
- * `preloaded`: the page's files are already being fetched (the service named them, src/main.tsx), so
- * the routes are evaluated one after the other from the outermost, each in tasks of its own (the
- * layout's modules and the page's evaluated as one graph made one long task on a slow phone); else
- * they are all asked for at once, so that none waits for another's download.
- */
-export async function resolveLazyRoutes(pathname: string, { preloaded = false }: { preloaded?: boolean } = {}): Promise<void> {
-  const lazy = (matchRoutes(routes, pathname) ?? []).map((m) => m.route).filter((r) => typeof r.lazy === 'function')
-  const resolve = async (route: RouteObject) => {
-    const mod = await (route.lazy as () => Promise<Partial<RouteObject>>)()
-    Object.assign(route, { ...mod, lazy: undefined })
-  }
-  if (!preloaded) {
-    await Promise.all(lazy.map(resolve))
-    return
-  }
-  for (const route of lazy) {
-    await resolve(route)
-    await yieldToBrowser()
-  }
-}

@@ -132,7 +132,7 @@ function browserLanguage(): Language {
 }
 
 function applyDocumentLanguage(lng: string) {
-  if (typeof document === 'undefined') return // prerendering (src/app/prerender.tsx)
+  if (typeof document === 'undefined') return // prerendering (src/boot/prerender.tsx)
   setPageHint('leads.lang', lng)
   document.documentElement.lang = lng
   document.documentElement.dir = RTL_LANGUAGES.has(lng as Language) ? 'rtl' : 'ltr'

@@ -291,7 +291,7 @@ export function useSession(): SessionSnapshot {
 
 export const isSignedIn = () => snapshot.signedIn
 
-/** Prerendering only (src/app/prerender.tsx): the page is rendered as this browser state would render it. */
+/** Prerendering only (src/boot/prerender.tsx): the page is rendered as this browser state would render it. */
 export function assumeSessionForPrerender(signedIn: boolean): void {
   snapshot = { signedIn, endReason: null }
 }

@@ -1,5 +1,5 @@
-import './index.css'
-import { holdEarlyClicks } from './lib/early-clicks'
+import '../index.css'
+import { holdEarlyClicks } from './early-clicks'
 
 /**
  * The entry is this small on purpose: the page paints from the HTML (the service's prerendered markup,
@@ -9,12 +9,12 @@ import { holdEarlyClicks } from './lib/early-clicks'
  * are fetched together with the app's own, in parallel rather than one after the other.
  */
 const container = document.getElementById('root')!
-// a tap on the painted page before its code has run is answered once it has (src/lib/early-clicks.ts)
+// a tap on the painted page before its code has run is answered once it has (early-clicks.ts)
 const releaseClicks = container.dataset.prerendered ? holdEarlyClicks(container) : () => {}
 // the browser's table of locales, built off the main thread while the page paints and its code arrives;
 // only a head start: a browser that refuses the worker builds it on its first formatter as before
 try {
-  new Worker(new URL('./lib/intl-warmup.worker.ts', import.meta.url), { type: 'module' })
+  new Worker(new URL('./intl-warmup.worker.ts', import.meta.url), { type: 'module' })
 } catch {
   /* no worker: nothing lost but the head start */
 }
@@ -27,7 +27,7 @@ await new Promise<void>((painted) => {
 // The app first (its own files are the first it needs), then this page's files one at a time, in tasks
 // of their own: the browser takes a few milliseconds to take in each module preload (more on a slow
 // phone), and thirteen inserted at once made one long task.
-const app = import('./app/start')
+const app = import('./start')
 const yieldToBrowser = () => new Promise((resolve) => setTimeout(resolve, 0))
 for (const href of container.dataset.preload?.split(' ') ?? []) {
   if (!href.startsWith('/')) continue
