@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { processExport } from '../src/jobs/export-worker.ts'
-import type { ExportRow } from '../src/lib/exports.ts'
+import type { ExportRow } from '../src/modules/exports/service.ts'
 import { startTestService, type TestService } from './helpers.ts'
 import { body, grant, preview, signUp, startExport, waitForExport } from './account-helpers.ts'
 import { sharedDatabase } from './instances.ts'

@@ -69,7 +69,14 @@ interface Delivery {
   last_status_code: number | null
   last_error_code: string | null
   last_error: string | null
-  attempt_log: Array<{ attempt: number; status_code: number | null; error_code: string | null; error: string | null; duration_ms: number }>
+  attempt_log: Array<{
+    at: string
+    attempt: number
+    status_code: number | null
+    error_code: string | null
+    error: string | null
+    duration_ms: number
+  }>
 }
 const add = (u: TestUser, json: unknown) => svc.request('/api/user/webhooks/', { method: 'POST', token: u.access, json })
 async function addOk(u: TestUser, url: string, events?: string[]) {
@@ -142,8 +149,10 @@ describe('webhooks (extension webhooks)', () => {
     const { headers, body: raw } = r.got[0]!
     expect(verify(secret, headers['leads-signature'] as string, raw)).toBe(true)
     expect(verify(secret, headers['leads-signature'] as string, raw.replace('COMPLETED', 'FAILED'))).toBe(false)
-    const event = JSON.parse(raw) as { id: string; type: string; data: Record<string, unknown> }
+    const event = JSON.parse(raw) as { id: string; type: string; created_at: string; data: Record<string, unknown> }
+    expect(event.id).toMatch(/^evt_[0-9a-f]{24}$/)
     expect(headers['leads-event-id']).toBe(event.id)
+    expect(event.created_at).toBe(new Date(event.data.completed_at as string).toISOString()) // the service clock's completion time
     expect(headers['leads-event-type']).toBe('export.completed')
     expect(event).toMatchObject({
       type: 'export.completed',
@@ -170,6 +179,66 @@ describe('webhooks (extension webhooks)', () => {
     expect(await deliveries(u, b.webhook.id)).toEqual([])
   })
 
+  it('an export’s status change queues its event once per transition, for each subscribed endpoint, whoever writes it', async () => {
+    const u = await paidUser(svc)
+    const [a, b] = [await local(), await local()]
+    const hookA = await addOk(u, a.url)
+    const hookB = await addOk(u, b.url)
+    const onlyCompleted = await addOk(u, (await local()).url, ['export.completed'])
+    const done = await exportDone(u)
+    const [da] = await settled(u, hookA.webhook.id)
+    const [db] = await settled(u, hookB.webhook.id)
+    const [eventA, eventB] = [JSON.parse(a.got[0]!.body) as { id: string }, JSON.parse(b.got[0]!.body) as { id: string }]
+    expect(eventB).toEqual(eventA) // one event, one id, sent to each endpoint
+    expect([da!.event_type, db!.event_type]).toEqual(['export.completed', 'export.completed'])
+
+    // a change made by hand (psql, another instance) queues the same way, in its own statement
+    const failedAt = new Date('2031-02-03T04:05:06.789Z')
+    const queued = async () =>
+      (
+        await svc.deps.db.query<{
+          endpoint_id: string
+          event_type: string
+          payload: { id: string; created_at: string; data: Record<string, unknown> }
+        }>(
+          `SELECT d.endpoint_id, d.event_type, d.payload FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+            WHERE e.user_id = $1 ORDER BY d.id`,
+          [u.id],
+        )
+      ).rows
+    const before = (await queued()).length
+    const toFailed = "UPDATE searches SET status = 'FAILED', error = 'stopped by hand', failed_at = $2 WHERE id = $1"
+    await svc.deps.db.query(toFailed, [done.search_id, failedAt])
+    const added = (await queued()).slice(before)
+    expect(added.map((d) => [d.endpoint_id, d.event_type]).sort()).toEqual(
+      [
+        [hookA.webhook.id, 'export.failed'],
+        [hookB.webhook.id, 'export.failed'],
+      ].sort(),
+    )
+    expect(added[0]!.payload).toEqual(added[1]!.payload)
+    expect(added[0]!.payload).toMatchObject({
+      id: expect.stringMatching(/^evt_[0-9a-f]{24}$/),
+      type: 'export.failed',
+      created_at: failedAt.toISOString(),
+      data: {
+        search_id: done.search_id,
+        status: 'FAILED',
+        error: 'stopped by hand',
+        lead_count: 3,
+        credits_charged: 3,
+        export_format: 'csv',
+      },
+    })
+    expect(added[0]!.payload.id).not.toBe(eventA.id)
+    // no transition, no event: the same status again, or another column
+    await svc.deps.db.query(toFailed, [done.search_id, failedAt])
+    await svc.deps.db.query('UPDATE searches SET progress = 50 WHERE id = $1', [done.search_id])
+    expect(await queued()).toHaveLength(before + 2)
+    expect(await deliveries(u, onlyCompleted.webhook.id)).toHaveLength(1)
+    await settled(u, hookA.webhook.id, 2)
+  })
+
   it('a failing receiver is retried with back-off until it answers 2xx; every attempt is in the log', async () => {
     const u = await paidUser(svc)
     const r = await local((n, _req, res) => {
@@ -186,6 +255,10 @@ describe('webhooks (extension webhooks)', () => {
       [3, 204, null],
     ])
     expect(r.got.map((g) => g.headers['leads-delivery-attempt'])).toEqual(['1', '2', '3'])
+    // the back-off of WEBHOOK_RETRY_BASE_MS (40 ms here) times 1, then 5
+    const at = d!.attempt_log.map((a) => new Date(a.at).getTime())
+    expect(at[1]! - at[0]!).toBeGreaterThanOrEqual(40)
+    expect(at[2]! - at[1]!).toBeGreaterThanOrEqual(200)
     for (const g of r.got) expect(verify(secret, g.headers['leads-signature'] as string, g.body)).toBe(true)
   })
 

@@ -1,13 +1,12 @@
-import { randomBytes } from 'node:crypto'
 import http from 'node:http'
 import https from 'node:https'
 import type { LookupFunction } from 'node:net'
 import type { Deps } from '../app-env.ts'
 import type { Db } from '../db/db.ts'
-import { describeError } from '../lib/errors.ts'
 import { open } from '../lib/secret-box.ts'
-import { BlockedTarget, resolveTarget, systemResolver, type Resolver } from '../lib/webhook-target.ts'
+import { BlockedTarget, resolveTarget, systemResolver, type Resolver } from '../modules/webhooks/target.ts'
 import { signature, SIGNATURE_HEADER, TEST_EVENT, type DeliveryError } from '../lib/webhooks.ts'
+import { claimable, claimJob, leased, settleSql, startRunner, type Claimed, type ClaimLease, type JobTable, type Runner } from './runner.ts'
 
 type WorkerDeps = Omit<Deps, 'kickExports' | 'kickWebhooks'> & { resolveHost?: Resolver }
 
@@ -15,7 +14,14 @@ type WorkerDeps = Omit<Deps, 'kickExports' | 'kickWebhooks'> & { resolveHost?: R
 export const MAX_RESPONSE_BYTES = 16 * 1024
 /** Retry delays as multiples of WEBHOOK_RETRY_BASE_MS (10 s by default: 10 s, 50 s, 5 min, 20 min, 100 min). */
 const BACKOFF = [1, 5, 30, 120, 600]
+/** Well over a delivery's whole time (WEBHOOK_TIMEOUT_MS, at most 30 s), and renewed meanwhile. */
 const LEASE_MS = 60_000
+/** The outbox: one row per event and endpoint, due at `next_attempt_at` (a retry waits there). */
+const DELIVERIES = {
+  name: 'webhook_deliveries',
+  status: { queued: 'pending', running: 'delivering', done: 'succeeded', failed: 'failed' },
+  dueAt: 'next_attempt_at',
+} satisfies JobTable
 /** Namespace of the advisory locks that let one claim at a time look at an account's deliveries. */
 const ACCOUNT_LOCK = 22_001
 
@@ -26,6 +32,7 @@ const ACCOUNT_LOCK = 22_001
 export type Lane = 'events' | 'tests'
 export const LANES: readonly Lane[] = ['events', 'tests']
 
+/** A claimed delivery, with its endpoint's account, address and sealed secret. */
 interface DeliveryRow {
   id: string
   endpoint_id: string
@@ -125,15 +132,12 @@ export async function deliverOnce(
   }
 }
 
-/** Deliveries of a lane that may be sent now: due (or their sender's lease lapsed), of an endpoint not paused. */
-const DUE = (
-  lane: string,
-) => `((d.status = 'pending' AND d.next_attempt_at <= clock_timestamp()) OR (d.status = 'delivering' AND d.lease_until < clock_timestamp()))
-   AND (d.event_type = '${TEST_EVENT}') = ${lane}
-   AND (e.paused_until IS NULL OR e.paused_until <= clock_timestamp())`
-/** A delivery of the same account being sent right now (a lapsed lease does not count: its sender is gone). */
+/** Deliveries `a` of a lane whose endpoint `e` takes deliveries now (not paused as unhealthy). */
+const inLane = (a: string, lane: Lane) =>
+  `(${a}.event_type = '${TEST_EVENT}') = ${lane === 'tests'} AND (e.paused_until IS NULL OR e.paused_until <= clock_timestamp())`
+/** A delivery of the same account being sent right now. */
 const IN_FLIGHT = `SELECT 1 FROM webhook_deliveries f JOIN webhook_endpoints fe ON fe.id = f.endpoint_id
-   WHERE fe.user_id = e.user_id AND f.status = 'delivering' AND f.lease_until >= clock_timestamp()`
+   WHERE fe.user_id = e.user_id AND ${leased(DELIVERIES, 'f')}`
 
 /**
  * The next delivery of a lane, fairly: at most ONE delivery per account is in flight (across lanes and
@@ -142,8 +146,7 @@ const IN_FLIGHT = `SELECT 1 FROM webhook_deliveries f JOIN webhook_endpoints fe 
  * that never answers holds at most one worker, and every other account's events keep flowing.
  * The account's advisory lock makes two claims of one account (two workers, two instances) take turns.
  */
-async function claimNext(db: Db, owner: string, lane: Lane): Promise<DeliveryRow | undefined> {
-  const isTest = lane === 'tests' ? 'true' : 'false'
+async function claimNext(db: Db, lane: Lane, lease: ClaimLease): Promise<(DeliveryRow & Claimed) | undefined> {
   return db.tx(async (q) => {
     const { rows: accounts } = await q.query<{ user_id: number }>(
       `SELECT user_id FROM (
@@ -152,7 +155,7 @@ async function claimNext(db: Db, owner: string, lane: Lane): Promise<DeliveryRow
            FROM webhook_deliveries d
            JOIN webhook_endpoints e ON e.id = d.endpoint_id
            LEFT JOIN webhook_turns t ON t.user_id = e.user_id
-          WHERE ${DUE(isTest)} AND NOT EXISTS (${IN_FLIGHT})
+          WHERE ${claimable(DELIVERIES, 'd')} AND ${inLane('d', lane)} AND NOT EXISTS (${IN_FLIGHT})
           ORDER BY e.user_id, d.next_attempt_at, d.id) due
         ORDER BY waiting_since, next_attempt_at, id
         LIMIT 8`,
@@ -160,27 +163,20 @@ async function claimNext(db: Db, owner: string, lane: Lane): Promise<DeliveryRow
     for (const { user_id } of accounts) {
       const locked = (await q.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1, $2) AS ok', [ACCOUNT_LOCK, user_id])).rows[0]
       if (!locked?.ok) continue // another claim is looking at this account right now
-      const { rows } = await q.query<DeliveryRow>(
-        `WITH picked AS (
-           SELECT d.id FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
-            WHERE e.user_id = $1 AND ${DUE(isTest)} AND NOT EXISTS (${IN_FLIGHT})
-            ORDER BY d.next_attempt_at, d.id LIMIT 1 FOR UPDATE OF d SKIP LOCKED),
-         claimed AS (
-           UPDATE webhook_deliveries SET status = 'delivering', lease_owner = $2, lease_until = clock_timestamp() + $3 * interval '1 millisecond',
-                  attempts = attempts + 1
-            WHERE id = (SELECT id FROM picked)
-            RETURNING *)
-         SELECT c.id, c.endpoint_id, e.user_id, c.event_id, c.event_type, c.payload, c.attempts, e.url, e.secret_sealed
-           FROM claimed c JOIN webhook_endpoints e ON e.id = c.endpoint_id`,
-        [user_id, owner, LEASE_MS],
-      )
-      if (!rows[0]) continue
+      const claimed = await claimJob<DeliveryRow>(q, DELIVERIES, lease, {
+        from: 'webhook_deliveries j JOIN webhook_endpoints e ON e.id = j.endpoint_id',
+        where: `e.user_id = $3 AND ${inLane('j', lane)} AND NOT EXISTS (${IN_FLIGHT})`,
+        params: [user_id],
+        orderBy: 'j.next_attempt_at, j.id',
+        with: ['e.user_id', 'e.url', 'e.secret_sealed'],
+      })
+      if (!claimed) continue
       await q.query(
         `INSERT INTO webhook_turns (user_id, last_claimed_at) VALUES ($1, clock_timestamp())
          ON CONFLICT (user_id) DO UPDATE SET last_claimed_at = excluded.last_claimed_at`,
         [user_id],
       )
-      return rows[0]
+      return claimed
     }
     return undefined
   })
@@ -221,29 +217,27 @@ async function processDelivery(deps: WorkerDeps, d: DeliveryRow, owner: string) 
 }
 
 /**
- * Writes one attempt into the delivery's log and decides what is next: done, a later retry, or given
- * up; and the endpoint's health: a timeout counts towards "unhealthy" (after WEBHOOK_UNHEALTHY_AFTER in
- * a row its deliveries wait, and one is tried every WEBHOOK_UNHEALTHY_RETRY_MS), any HTTP answer makes
- * it healthy again, and any other failure of an unhealthy endpoint keeps it waiting.
+ * Writes one attempt into the delivery's log and what is next, decided in SQL: done, a retry after the
+ * back-off, or given up after WEBHOOK_MAX_ATTEMPTS; and the endpoint's health: a timeout counts towards
+ * "unhealthy" (after WEBHOOK_UNHEALTHY_AFTER in a row its deliveries wait, and one is tried every
+ * WEBHOOK_UNHEALTHY_RETRY_MS), any HTTP answer makes it healthy again, and any other failure of an
+ * unhealthy endpoint keeps it waiting.
  */
 async function recordAttempt(deps: WorkerDeps, d: DeliveryRow, owner: string, result: AttemptResult) {
   const { config, db } = deps
   const ok = result.error === null && result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300
-  const last = d.attempts >= config.webhooks.maxAttempts
-  const status = ok ? 'succeeded' : last ? 'failed' : 'pending'
-  const delayMs = config.webhooks.retryBaseMs * (BACKOFF[Math.min(d.attempts - 1, BACKOFF.length - 1)] ?? 1)
   const entry = { attempt: d.attempts, status_code: result.statusCode, error_code: result.error, duration_ms: result.durationMs }
   await db.tx(async (q) => {
     // the endpoint's row first, as removing an endpoint locks it before the deliveries it cascades to:
     // the same order in both, or the two deadlock (seen on PostgreSQL as a DELETE failing mid-delivery)
     await q.query('SELECT 1 FROM webhook_endpoints WHERE id = $1 FOR UPDATE', [d.endpoint_id])
     const { rows } = await q.query(
-      `UPDATE webhook_deliveries SET status = $2, last_status_code = $3, last_error = $4, last_attempt_at = clock_timestamp(),
-              next_attempt_at = CASE WHEN $2 = 'pending' THEN clock_timestamp() + $5 * interval '1 millisecond' ELSE next_attempt_at END,
-              attempt_log = attempt_log || jsonb_build_array(jsonb_build_object('at', clock_timestamp()) || $6::jsonb),
-              lease_owner = NULL, lease_until = NULL
-        WHERE id = $1 AND lease_owner = $7 RETURNING id`,
-      [d.id, status, result.statusCode, result.error, delayMs, JSON.stringify(entry), owner],
+      `UPDATE webhook_deliveries
+          SET ${settleSql(DELIVERIES, { ok: '$2::boolean', maxAttempts: '$5', retryBaseMs: '$6', backoff: BACKOFF })},
+              last_status_code = $3, last_error = $4, last_attempt_at = clock_timestamp(),
+              attempt_log = attempt_log || jsonb_build_array(jsonb_build_object('at', clock_timestamp()) || $7::jsonb)
+        WHERE id = $1 AND lease_owner = $8 RETURNING id`,
+      [d.id, ok, result.statusCode, result.error, config.webhooks.maxAttempts, config.webhooks.retryBaseMs, JSON.stringify(entry), owner],
     )
     if (!rows.length) return // the lease lapsed and another worker took the delivery over
     const { unhealthyAfter, unhealthyRetryMs } = config.webhooks
@@ -269,62 +263,24 @@ async function recordAttempt(deps: WorkerDeps, d: DeliveryRow, owner: string, re
 }
 
 /**
- * WEBHOOK deliveries as jobs in the database, shared by every instance: a worker claims a due one
- * (fairly, see claimNext; with a lease so a killed instance's claim lapses), sends it and records the
- * attempt. `concurrency` workers per lane (export events, test events). `kick()` after queueing; an
- * idle worker also looks every WEBHOOK_POLL_MS (retries come due, exports of other instances complete,
- * another account's delivery ends).
+ * Webhook deliveries as jobs of the runner (jobs/runner.ts), shared by every instance: a worker claims a
+ * due one (fairly, see claimNext), sends it and records the attempt. `concurrency` workers per lane
+ * (export events, test events); idle ones look every WEBHOOK_POLL_MS (retries come due, exports of
+ * other instances complete, another account's delivery ends).
  */
-export function startWebhookWorker(deps: WorkerDeps, concurrency = 2): { kick: () => void; stop: () => Promise<void> } {
-  const instance = randomBytes(6).toString('hex')
-  let stopped = false
-  let workers = 0
-  const running = new Set<Promise<void>>()
-  const lanes = LANES.map((lane) => ({ lane, wanted: false, running: new Set<Promise<void>>() }))
-  type Pool = (typeof lanes)[number]
-
-  const work = async (pool: Pool) => {
-    const owner = `${instance}/${pool.lane}/${++workers}`
-    while (!stopped) {
-      pool.wanted = false
-      const job = await claimNext(deps.db, owner, pool.lane)
-      if (!job) return
-      await processDelivery(deps, job, owner).catch(async (e: unknown) => {
-        console.error(`[webhook ${job.id}] ${describeError(e)}`)
-        // recorded as a failed attempt, so a delivery that always throws ends after maxAttempts instead of every lease
-        await recordAttempt(deps, job, owner, { statusCode: null, error: 'internal', durationMs: 0 }).catch(() => undefined)
-      })
-      // this account may now send its next delivery, in either lane
-      kick()
-    }
-  }
-  const start = (pool: Pool) => {
-    if (stopped) return
-    pool.wanted = true
-    for (let i = pool.running.size; i < concurrency; i++) {
-      const p: Promise<void> = work(pool)
-        .catch((e: unknown) => console.error(`[webhook worker] ${describeError(e)}`))
-        .finally(() => {
-          pool.running.delete(p)
-          running.delete(p)
-          if (pool.wanted && !stopped) start(pool)
-        })
-      pool.running.add(p)
-      running.add(p)
-    }
-  }
-  const kick = () => {
-    for (const pool of lanes) start(pool)
-  }
-  const poll = setInterval(kick, deps.config.webhooks.pollMs)
-  poll.unref()
-  kick()
-  return {
-    kick,
-    async stop() {
-      stopped = true
-      clearInterval(poll)
-      while (running.size) await Promise.all([...running])
-    },
-  }
+export function startWebhookWorker(deps: WorkerDeps, concurrency = 2): Runner {
+  return startRunner(deps.db, {
+    name: 'webhook',
+    table: DELIVERIES,
+    lanes: LANES,
+    concurrency,
+    leaseMs: LEASE_MS,
+    pollMs: deps.config.webhooks.pollMs,
+    // this account may now send its next delivery, in either lane
+    kickAfterEach: true,
+    claim: (lane, lease) => claimNext(deps.db, lane, lease),
+    run: (job, lease) => processDelivery(deps, job, lease.owner),
+    // recorded as a failed attempt, so a delivery that always throws ends after maxAttempts instead of every lease
+    failed: (job, lease) => recordAttempt(deps, job, lease.owner, { statusCode: null, error: 'internal', durationMs: 0 }),
+  })
 }

@@ -30,6 +30,7 @@ export const DELIVERY_ERROR_CODES = Object.keys(DELIVERY_ERRORS) as DeliveryErro
 export const deliveryError = (v: unknown): DeliveryError | null =>
   v === null || v === undefined ? null : typeof v === 'string' && Object.hasOwn(DELIVERY_ERRORS, v) ? (v as DeliveryError) : 'other'
 
+/** `evt_` and 24 hex digits; an export's events get theirs from the trigger that queues them (migration 027). */
 export const newEventId = () => `evt_${randomBytes(12).toString('hex')}`
 export const newSecret = () => `whsec_${randomBytes(24).toString('base64url')}`
 
@@ -39,23 +40,6 @@ export const newSecret = () => `whsec_${randomBytes(24).toString('base64url')}`
  */
 export function signature(secret: string, timestamp: number, body: string): string {
   return `t=${timestamp},v1=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`
-}
-
-/**
- * SQL that, in the same statement as an export's final UPDATE (a CTE named `done` RETURNING the row),
- * queues the event for every endpoint of the account subscribed to it: the export's state and its
- * webhook deliveries are written together or not at all. Parameters: $ev (event id), $type, $at.
- */
-export function queueExportEventSql(p: { ev: string; type: string; at: string }): string {
-  return `INSERT INTO webhook_deliveries (endpoint_id, event_id, event_type, payload)
-    SELECT e.id, ${p.ev}, ${p.type}, jsonb_build_object(
-             'id', ${p.ev}::text, 'type', ${p.type}::text, 'created_at', ${p.at}::text,
-             'data', jsonb_build_object(
-               'search_id', d.id, 'name', d.name, 'status', d.status, 'lead_count', d.lead_count,
-               'credits_charged', d.credits_charged, 'export_format', d.export_format, 'delta_of', d.delta_of,
-               'filename', d.filename, 'file_size_bytes', d.file_size_bytes, 'completed_at', d.completed_at,
-               'expires_at', d.expires_at, 'error', d.error))
-      FROM done d JOIN webhook_endpoints e ON e.user_id = d.user_id AND ${p.type}::text = ANY(e.events)`
 }
 
 /** Queues a test event for one endpoint (and counts it for the account); returns the delivery's id and event id. */
