@@ -1,17 +1,16 @@
-import { OpenAPIHono } from '@hono/zod-openapi'
 import { bodyLimit } from 'hono/body-limit'
 import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import type { AppEnv, Deps } from './app-env.ts'
-import { describeError, fieldErrorBody, HttpError, sqlState } from './lib/errors.ts'
-import { zodErrorsToFields } from './lib/validation.ts'
+import { describeError, HttpError, sqlState } from './lib/errors.ts'
 import type { ErrorCode } from './lib/error-codes.ts'
 import { rateLimit } from './lib/rate-limit.ts'
-import { registerRoutes } from './routes/index.ts'
+import { openApiApp } from './lib/openapi-app.ts'
+import { apiModules } from './routes/index.ts'
 import { jsonAnswer, NEVER_COMPRESSED } from './lib/json-answer.ts'
-import { interfaceProfile } from './lib/interface-profile.ts'
+import { interfaceProfile } from './interface-profile.ts'
 import { serveDashboard } from './static.ts'
-import { strictQueries, unknownQueryBody } from './lib/strict-query.ts'
+import { serveOpenApiDocument } from './openapi.ts'
 
 export const MAX_BODY_BYTES = 1024 * 1024
 
@@ -31,14 +30,7 @@ const STATUS_CODES: Partial<Record<number, ErrorCode>> = {
 }
 
 export function createApp(deps: Deps) {
-  const app = new OpenAPIHono<AppEnv>({
-    strict: false, // every path answers with and without the trailing slash
-    defaultHook: (result, c) => {
-      if (!result.success) {
-        return c.json(fieldErrorBody(zodErrorsToFields(result.error)), 400)
-      }
-    },
-  })
+  const app = openApiApp()
 
   app.use('*', async (c, next) => {
     c.set('deps', deps)
@@ -95,29 +87,10 @@ export function createApp(deps: Deps) {
   // every route (after the body limit, whose bodies it reads; after the compression, which it replaces)
   if (deps.config.serviceProfile === 'interface') app.use('/api/*', interfaceProfile(app))
 
-  // every route's query parameters are the ones its OpenAPI schema declares, and no others
-  strictQueries(app)
-  registerRoutes(app, deps.config)
+  // each module's routes, copied into this app's router and OpenAPI registry (routes/index.ts)
+  for (const module of apiModules(deps.config)) app.route('/', module)
 
-  // Built once, on first request (every route is registered by then), not on every request.
-  let schema: ReturnType<typeof app.getOpenAPI31Document> | undefined
-  app.get('/api/schema', (c) => {
-    const unknown = unknownQueryBody(c.req.url)
-    if (unknown) return c.json(unknown, 400)
-    return c.json(
-      (schema ??= app.getOpenAPI31Document({
-        openapi: '3.1.0',
-        info: { title: 'Lead-data service (reference)', version: 'v1' },
-      })),
-    )
-  })
-  app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer' })
-  app.openAPIRegistry.registerComponent('securitySchemes', 'token', {
-    type: 'apiKey',
-    in: 'header',
-    name: 'Authorization',
-    description: '`Token <API key>`',
-  })
+  serveOpenApiDocument(app)
 
   app.notFound((c) => {
     if (c.req.path.startsWith('/api/')) return c.json({ detail: 'Not found.', code: 'not_found' }, 404)

@@ -42,7 +42,7 @@ export interface Config {
   distDir: string
   /**
    * SERVICE_PROFILE: `reference` (default) answers with this project's shapes and extensions;
-   * `interface` answers exactly what the interface promises and nothing more (lib/interface-profile.ts).
+   * `interface` answers exactly what the interface promises and nothing more (interface-profile.ts).
    */
   serviceProfile: ServiceProfile
   /** Webhooks (extension `webhooks`): see server/src/jobs/webhook-worker.ts. */

@@ -9,7 +9,7 @@ import { startExportWorker } from './jobs/export-worker.ts'
 import { startWebhookWorker } from './jobs/webhook-worker.ts'
 import { AfterAnswer } from './lib/after-answer.ts'
 import { Clock } from './lib/clock.ts'
-import { recordLegacyExports } from './lib/lead-sets.ts'
+import { recordLegacyExports } from './modules/exports/lead-sets.ts'
 import { seedIfEmpty } from './seed/index.ts'
 
 export interface RunningService {

@@ -30,6 +30,8 @@ describe('API keys', () => {
     expect(api_key).toEqual({
       id: expect.any(String),
       token_key: token.slice(0, 8),
+      // extension api_key_names: a key made without one has none
+      name: null,
       created: expect.any(String),
       expiry: null,
       // extension scoped_api_keys: a key made without them reads and exports, uncapped

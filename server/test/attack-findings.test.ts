@@ -8,7 +8,7 @@ import { Hono } from 'hono'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { AppEnv } from '../src/app-env.ts'
 import { loadConfig, type Config } from '../src/config.ts'
-import { DEVICE_COOKIE, rememberDevice } from '../src/lib/device.ts'
+import { DEVICE_COOKIE, rememberDevice } from '../src/modules/auth/device.ts'
 import { startTestService, type TestService } from './helpers.ts'
 import { sharedDatabase } from './instances.ts'
 import {

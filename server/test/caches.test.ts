@@ -8,7 +8,7 @@ import { sharedDatabase } from './instances.ts'
 /**
  * Issue 13: what the service keeps in memory to stay fast under load must never show stale data
  * or let an ended credential in. Search results are cached by the data version (migration 017,
- * lib/data-version.ts); credentials are checked in the database on every request (only a token's
+ * modules/search/data-version.ts); credentials are checked in the database on every request (only a token's
  * signature check is remembered). These tests warm every cache first, then change the data or end
  * the credential, and expect the very next request to see it. Speed is the bench's business.
  */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { settled, VersionedCache, type DataVersion } from '../src/lib/data-version.ts'
+import { settled, VersionedCache, type DataVersion } from '../src/modules/search/data-version.ts'
 
-/** The in-process result cache of issue 13 (lib/data-version.ts), on its own. */
+/** The in-process result cache of issue 13 (modules/search/data-version.ts), on its own. */
 
 const at = (version: number, maxCreatedAt: Date | null = null): DataVersion => ({ version: String(version), maxCreatedAt })
 

@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { countCompanies } from '../src/lib/company-counts.ts'
-import { filtersHash, filtersQuerySchema, filtersWhere, MAX_LIST_VALUES, normaliseFilters, type Filters } from '../src/lib/filters.ts'
+import { countCompanies } from '../src/modules/search/company-counts.ts'
+import {
+  filtersHash,
+  filtersQuerySchema,
+  filtersWhere,
+  MAX_LIST_VALUES,
+  normaliseFilters,
+  type Filters,
+} from '../src/modules/search/filters.ts'
 import { insertGeneratedCompanies, mulberry32 } from '../src/seed/companies.ts'
 import { startTestService, type TestService } from './helpers.ts'
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApp } from '../src/app.ts'
 import { loadConfig } from '../src/config.ts'
-import { refusedRoutes } from '../src/lib/interface-profile.ts'
+import { refusedRoutes } from '../src/interface-profile.ts'
 import { startTestService, type TestService } from './helpers.ts'
 import { advanceClock, balance, body, login, paidUser as paidUserOf, parseCsv, signUp, type TestUser } from './account-helpers.ts'
 

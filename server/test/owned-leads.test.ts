@@ -1,6 +1,6 @@
 import ExcelJS from 'exceljs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { recordLegacyExports } from '../src/lib/lead-sets.ts'
+import { recordLegacyExports } from '../src/modules/exports/lead-sets.ts'
 import { startTestService, type TestService } from './helpers.ts'
 import {
   advanceClock,

@@ -143,4 +143,19 @@ describe('named and watched searches (extension watched_searches)', () => {
     expect(started.status).toBe(202)
     expect(await balance(svc, u.access)).toBe(before - 7)
   })
+  it('a fresh-data export keeps the name given to its search, and is not watched itself', async () => {
+    const u = await paidUser(svc, 10_000)
+    const a = await exportDone(u, 'countries=GB')
+    expect((await patch(u.access, a.search_id, { name: 'UK cafés', watched: true })).status).toBe(200)
+    await advanceClock(svc, 60)
+    await svc.request('/api/_test/new-companies/', { method: 'POST', token: u.access, json: { count: 3, countries: ['GB'] } })
+    const started = await svc.request(`/api/user/search-history/${a.search_id}/download-delta/`, {
+      method: 'POST',
+      token: u.access,
+      json: {},
+    })
+    expect(started.status).toBe(202)
+    const fresh = (await list(u)).results.find((e) => e.delta_of === a.search_id)
+    expect(fresh).toMatchObject({ name: 'UK cafés', watched: false })
+  })
 })

@@ -6,7 +6,7 @@ import type { Queryable } from '../db/db.ts'
  * failures for one key, each further one doubles the wait from 30 s up to 15 minutes; the right
  * password clears it; a quiet hour forgets it. Keys (login_failures.email_lower):
  * - the typed address, lower case (sign-in from a device that never signed in to the account);
- * - `device:<device id>:<account id>` (sign-in from a device that did: lib/device.ts), so a stranger's
+ * - `device:<device id>:<account id>` (sign-in from a device that did: modules/auth/device.ts), so a stranger's
  *   guesses elsewhere never lock the owner's own devices out;
  * - `password:<account id>` (the current password asked by PATCH /api/user/profile/ and
  *   POST /api/user/password/ in a signed-in session).

@@ -31,7 +31,7 @@ export const ERROR_CODES = {
     params: ['status'],
     doc: '409: the resource is not in a state that allows this (e.g. retrying an export that did not fail).',
   },
-  already_confirmed: { params: [], doc: '409: the address is already confirmed.' },
+  already_confirmed: { params: [], doc: '409: the address is already confirmed (resending, or a confirmation link used before).' },
   link_expired: { params: [], doc: '410: the download link has expired.' },
   body_too_large: { params: [], doc: '413: the request body is larger than 1 MB.' },
   unsupported_media_type: {

@@ -21,7 +21,7 @@ export function throttled(retryAfter: number, detail = `Request was throttled. E
  * Fixed one-minute windows, one set per budget and per running service (tests run several services
  * in one process, each with its own clock). In memory: with several instances each counts its own
  * share, so N instances allow up to N × the limit per minute; the sign-in back-off that must hold
- * across instances lives in the database instead (routes/auth.ts, login_failures).
+ * across instances lives in the database instead (lib/backoff.ts, login_failures).
  */
 export class WindowCounter {
   private readonly perService = new WeakMap<object, Map<string, { start: number; count: number }>>()

@@ -1,39 +1,38 @@
 import type { OpenAPIHono } from '@hono/zod-openapi'
 import type { AppEnv } from '../app-env.ts'
 import type { Config } from '../config.ts'
-import { registerAuthRoutes } from './auth.ts'
-import { registerEmailChangeCancelRoutes } from './email-change-cancel.ts'
-import { registerPlanRoutes } from './plans.ts'
-import { registerProfileRoutes } from './profile.ts'
-import { registerApiKeyRoutes } from './api-keys.ts'
-import { registerGeoRoutes } from './geo.ts'
-import { registerCategoryRoutes } from './categories.ts'
-import { registerCapabilityRoutes } from './capabilities.ts'
-import { registerCompanyRoutes } from './companies.ts'
-import { registerFacetRoutes } from './facets.ts'
-import { registerOwnedRoutes } from './owned.ts'
-import { registerExportRoutes } from './exports.ts'
-import { registerHistoryRoutes } from './history.ts'
-import { registerSnapshotRoutes } from './snapshots.ts'
-import { registerTestHookRoutes } from './test-hooks.ts'
-import { registerWebhookRoutes } from './webhooks.ts'
+import { accountRoutes } from '../modules/account/routes.ts'
+import { authRoutes } from '../modules/auth/routes.ts'
+import { capabilityRoutes } from '../modules/capabilities/routes.ts'
+import { exportRoutes } from '../modules/exports/routes.ts'
+import { geoRoutes } from '../modules/geo/routes.ts'
+import { historyRoutes } from '../modules/history/routes.ts'
+import { apiKeyRoutes } from '../modules/keys/routes.ts'
+import { pageSnapshotRoutes } from '../modules/page-snapshots/routes.ts'
+import { planRoutes } from '../modules/plans/routes.ts'
+import { searchRoutes } from '../modules/search/routes.ts'
+import { testHookRoutes } from '../modules/test-hooks/routes.ts'
+import { webhookRoutes } from '../modules/webhooks/routes.ts'
 
-export function registerRoutes(app: OpenAPIHono<AppEnv>, config: Pick<Config, 'testClock'>) {
-  registerAuthRoutes(app)
-  registerEmailChangeCancelRoutes(app)
-  registerPlanRoutes(app)
-  registerProfileRoutes(app)
-  registerApiKeyRoutes(app)
-  registerGeoRoutes(app)
-  registerCategoryRoutes(app)
-  registerFacetRoutes(app)
-  registerOwnedRoutes(app)
-  registerCompanyRoutes(app)
-  registerCapabilityRoutes(app)
-  registerExportRoutes(app)
-  registerHistoryRoutes(app)
-  registerSnapshotRoutes(app)
-  registerWebhookRoutes(app)
-  // Only with LEADS_TEST_CLOCK=1: otherwise the hooks are neither served (404) nor listed in /api/schema/.
-  if (config.testClock) registerTestHookRoutes(app)
+/**
+ * The service's modules, each the routes of one domain as an app of its own, which app.ts mounts at
+ * the root in this order: the router's and the OpenAPI document's (a module's own middleware, such
+ * as the auth budgets, runs before its routes).
+ */
+export function apiModules(config: Pick<Config, 'testClock'>): OpenAPIHono<AppEnv>[] {
+  return [
+    authRoutes(),
+    planRoutes(),
+    accountRoutes(),
+    apiKeyRoutes(),
+    geoRoutes(),
+    searchRoutes(),
+    capabilityRoutes(),
+    exportRoutes(),
+    historyRoutes(),
+    pageSnapshotRoutes(),
+    webhookRoutes(),
+    // Only with LEADS_TEST_CLOCK=1: otherwise the hooks are neither served (404) nor listed in /api/schema/.
+    ...(config.testClock ? [testHookRoutes()] : []),
+  ]
 }

@@ -1,11 +1,11 @@
 import type { Db } from '../db/db.ts'
 import type { Config } from '../config.ts'
 import { Clock } from '../lib/clock.ts'
-import { addMonths } from '../lib/credits.ts'
-import { startExport, type ExportFormat, type ExportRow } from '../lib/exports.ts'
-import { filtersHash, normaliseFilters, type FiltersInput } from '../lib/filters.ts'
-import { hashPassword } from '../lib/password.ts'
-import { FREE_PLAN } from '../lib/plans.ts'
+import { addMonths } from '../modules/exports/credits.ts'
+import { startExport, type ExportFormat, type ExportRow } from '../modules/exports/service.ts'
+import { filtersHash, normaliseFilters, type FiltersInput } from '../modules/search/filters.ts'
+import { hashPassword } from '../modules/auth/password.ts'
+import { FREE_PLAN } from '../modules/plans/service.ts'
 import { processExport } from '../jobs/export-worker.ts'
 
 const DAY_MS = 86_400_000

@@ -2,6 +2,7 @@ import type { Db } from '../db/db.ts'
 import type { Clock } from '../lib/clock.ts'
 import type { Config } from '../config.ts'
 import { seedGeography } from './geo.ts'
+import { seedPlaceNames } from './place-names.ts'
 import { seedCategories } from './categories.ts'
 import { seedCompanies } from './companies.ts'
 import { DEMO_EMAIL, seedAccounts } from './accounts.ts'
@@ -22,7 +23,8 @@ const KEEP = new Set(['schema_migrations', 'seed_state', 'data_version'])
  */
 export async function seedIfEmpty(db: Db, config: Config, clock: Clock): Promise<void> {
   const done = await db.query<{ companies: number }>('SELECT companies FROM seed_state WHERE id = 1')
-  if (done.rows[0]) return
+  // a database seeded before the places had their other names (migration 028) gets them now
+  if (done.rows[0]) return seedPlaceNames(db)
   const partial = (
     await db.query<{ n: number; accounts: number }>(
       `SELECT (SELECT count(*)::int FROM countries) + (SELECT count(*)::int FROM plans) + (SELECT count(*)::int FROM categories)
@@ -52,6 +54,7 @@ export async function seedIfEmpty(db: Db, config: Config, clock: Clock): Promise
     if (pauseAt === name) await new Promise(() => undefined)
   }
   await step('geography', () => seedGeography(db))
+  await step('place names', () => seedPlaceNames(db))
   await step('categories', () => seedCategories(db))
   await step('companies', () => seedCompanies(db, { count: config.seedCompanies, now: clock.now() }))
   await step('accounts', () => seedAccounts(db, { now: clock.now(), config }))

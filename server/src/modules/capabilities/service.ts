@@ -1,0 +1,79 @@
+import type { Config } from '../../config.ts'
+import { LANGUAGES } from '../../lib/schemas.ts'
+import { DELIVERY_ERROR_CODES, SIGNATURE_HEADER, WEBHOOK_EVENTS } from '../../lib/webhooks.ts'
+import { EXPORT_COLUMNS } from '../exports/file-locale.ts'
+import { MAX_NAME, MAX_WATCHED } from '../history/service.ts'
+import { KEY_SCOPES } from '../keys/scope.ts'
+import { MAX_KEY_NAME } from '../keys/service.ts'
+
+/**
+ * The extensions this service adds to the interface (decisions.md, "Extensions beyond the interface"):
+ * a client asks once and hides what is not listed. Each is documented in /api/schema/ with `x-extension`.
+ */
+export const EXTENSIONS: Record<string, { version: number } & Record<string, unknown>> = {
+  /** GET /api/companies/facets/: coverage of a search (contact data, top regions and categories) in one answer. */
+  facets: { version: 1, limit: 8 },
+  /** POST /api/auth/logout/: sign-out ends the session at the service. */
+  logout: { version: 1 },
+  /** Sign-up confirmed by a mailed link (POST /api/auth/confirm-email/, …/resend/); `email_confirmed` and `pending_email` on the profile. */
+  email_confirmation: { version: 1 },
+  /** POST /api/user/password/ with the current password; an email change needs `current_password`. */
+  password_change: { version: 1 },
+  /** At most `limit` active API keys per account (set from MAX_API_KEYS when answered). */
+  api_key_limit: { version: 1, limit: 25 },
+  /** `skip_owned` on POST /api/download-csv/ and GET /api/companies/owned/: never pay twice for a lead (by place_id). */
+  skip_owned: { version: 1 },
+  /**
+   * GET /api/locations/search/ finds places by their names in other languages too (Munich, Monachium for
+   * München): `matched_name` on a match found so, `lng` for the reader's language.
+   */
+  place_names: { version: 1 },
+  /** `columns` on POST /api/download-csv/: the lead fields the file holds, in order. */
+  export_columns: { version: 1, columns: [...EXPORT_COLUMNS] },
+  /** `file_locale` on POST /api/download-csv/: headers, separator and decimal mark of a language; BOM; RTL sheet for Hebrew. */
+  file_locale: { version: 1, languages: [...LANGUAGES] },
+  /** `scope` and `monthly_credit_cap` on API keys; exports record their key (`api_key` on history entries). */
+  scoped_api_keys: { version: 1, scopes: [...KEY_SCOPES] },
+  /** `name` on POST /api/user/api-keys/ and on each listed key: what a key is for, at most `max_length` characters. */
+  api_key_names: { version: 1, max_length: MAX_KEY_NAME },
+  /** `name` and `watched` on history entries (PATCH), `?watched=true` on the history list; at most `limit` watched. */
+  watched_searches: { version: 1, limit: MAX_WATCHED, name_max_length: MAX_NAME },
+  /**
+   * Exports spend the credits that expire first (subscription credits at the period's end, each purchased
+   * lot at its own date, never-expiring ones last); `charged_from` on the export's answer and history
+   * entry, `credit_lots` on the profile in spending order.
+   */
+  credit_order: { version: 1, order: 'earliest_expiry_first' },
+  /**
+   * /api/user/webhooks: signed export.completed / export.failed deliveries with a log of error categories
+   * (`error_codes`), endpoint health with …/resume/, test events per account and minute, endpoints
+   * added per hour (limits and loopback set when answered).
+   */
+  webhooks: {
+    version: 1,
+    events: [...WEBHOOK_EVENTS],
+    signature_header: SIGNATURE_HEADER,
+    limit: 10,
+    allow_http_loopback: false,
+    health: true,
+    error_codes: [...DELIVERY_ERROR_CODES],
+    tests_per_minute: 5,
+    creations_per_hour: 20,
+  },
+}
+
+/** The extensions as this running service has them: the limits and switches its configuration sets. */
+export function capabilitiesOf(config: Config) {
+  return {
+    ...EXTENSIONS,
+    api_key_limit: { version: 1, limit: config.maxApiKeys },
+    webhooks: {
+      ...EXTENSIONS.webhooks!,
+      version: 1,
+      limit: config.webhooks.maxEndpoints,
+      allow_http_loopback: config.webhooks.allowHttpLoopback,
+      tests_per_minute: config.webhooks.testsPerMinute,
+      creations_per_hour: config.webhooks.creationsPerHour,
+    },
+  }
+}

@@ -1,0 +1,154 @@
+import type { Db } from '../../db/db.ts'
+import { badRequest, notFound } from '../../lib/errors.ts'
+import type { ChargedFrom } from '../exports/credits.ts'
+import type { ExportFormat, ExportRow } from '../exports/service.ts'
+
+/** Watched searches one account may hold: the dashboard asks one free dry run per watched search. */
+export const MAX_WATCHED = 20
+export const MAX_NAME = 80
+
+type ExportStatus = 'PENDING' | 'PROCESSING' | 'COMPLETED' | 'FAILED'
+
+/** One export as the history lists it (HistoryEntry in /api/schema/). */
+export interface HistoryEntry {
+  search_id: number
+  filters: Record<string, unknown>
+  created_at: string
+  status: ExportStatus
+  progress: number
+  lead_count: number
+  credits_charged: number
+  charged_from: ChargedFrom | null
+  export_format: ExportFormat
+  capped: boolean
+  max_leads: number | null
+  delta_of: number | null
+  filename: string | null
+  file_size_bytes: number | null
+  completed_at: string | null
+  expires_at: string | null
+  error: string | null
+  file_removed: boolean
+  api_key: { id: string; token_key: string } | null
+  name: string | null
+  watched: boolean
+}
+
+/** An export row with the prefix of the key that started it (LEFT JOIN api_keys) and the balances that paid it. */
+type EntryRow = ExportRow & {
+  api_key_token_key?: string | null
+  name?: string | null
+  watched?: boolean
+  charged_from?: ChargedFrom | string | null
+}
+const ENTRY_SELECT = `SELECT s.*, k.token_key AS api_key_token_key,
+       (SELECT CASE WHEN count(*) > 0 THEN json_build_object('subscription', sum(ch.from_subscription)::int, 'purchased', sum(ch.from_purchased)::int) END
+          FROM credit_charges ch WHERE ch.search_id = s.id) AS charged_from
+  FROM searches s LEFT JOIN api_keys k ON k.id = s.api_key_id`
+
+const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null)
+
+const chargedFrom = (v: EntryRow['charged_from']): ChargedFrom | null =>
+  typeof v === 'string' ? (JSON.parse(v) as ChargedFrom) : (v ?? null)
+
+function toEntry(r: EntryRow): HistoryEntry {
+  return {
+    search_id: r.id,
+    filters: r.filters && typeof r.filters === 'object' ? (r.filters as Record<string, unknown>) : {},
+    created_at: new Date(r.created_at).toISOString(),
+    status: (r.status ?? 'PENDING') as ExportStatus,
+    progress: r.progress,
+    lead_count: r.lead_count,
+    credits_charged: r.credits_charged,
+    charged_from: chargedFrom(r.charged_from),
+    export_format: r.export_format ?? 'csv',
+    capped: r.capped,
+    max_leads: r.max_leads,
+    delta_of: r.delta_of,
+    filename: r.filename,
+    file_size_bytes: r.file_size_bytes === null ? null : Number(r.file_size_bytes),
+    completed_at: iso(r.completed_at),
+    expires_at: iso(r.expires_at),
+    error: r.error,
+    file_removed: r.file_removed_at !== null && r.file_removed_at !== undefined,
+    api_key: r.api_key_id && r.api_key_token_key ? { id: r.api_key_id, token_key: r.api_key_token_key } : null,
+    name: r.name ?? null,
+    watched: r.watched === true,
+  }
+}
+
+/** A page of the account's exports, newest first (only the watched ones with `watchedOnly`); 404 past the last page. */
+export async function historyPage(
+  db: Db,
+  userId: number,
+  ask: { page: number; pageSize: number; watchedOnly: boolean },
+): Promise<{ count: number; pages: number; entries: HistoryEntry[] }> {
+  const only = ask.watchedOnly ? ' AND s.watched' : ''
+  const count =
+    (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM searches s WHERE s.user_id = $1 AND s.kind = 'export'${only}`, [userId]))
+      .rows[0]?.n ?? 0
+  const pages = Math.max(1, Math.ceil(count / ask.pageSize))
+  if (ask.page > pages) throw notFound('Invalid page.')
+  const { rows } = await db.query<EntryRow>(
+    `${ENTRY_SELECT} WHERE s.user_id = $1 AND s.kind = 'export'${only}
+        ORDER BY s.created_at DESC, s.id DESC LIMIT $2 OFFSET $3`,
+    [userId, ask.pageSize, (ask.page - 1) * ask.pageSize],
+  )
+  return { count, pages, entries: rows.map(toEntry) }
+}
+
+export async function historyEntry(db: Db, userId: number, searchId: number): Promise<HistoryEntry> {
+  const row = (await db.query<EntryRow>(`${ENTRY_SELECT} WHERE s.id = $1 AND s.user_id = $2 AND s.kind = 'export'`, [searchId, userId]))
+    .rows[0]
+  if (!row) throw notFound('Export not found.')
+  return toEntry(row)
+}
+
+/**
+ * Names and/or watches a search (extension `watched_searches`): `name` null removes it, undefined
+ * keeps it. Only an original export can be watched, and at most MAX_WATCHED per account.
+ */
+export async function updateEntry(
+  db: Db,
+  userId: number,
+  searchId: number,
+  change: { name: string | null | undefined; watched: boolean | undefined },
+): Promise<HistoryEntry> {
+  const { name, watched } = change
+  const row = await db.tx(async (q) => {
+    // the account row is the lock: two requests watching at once cannot pass the limit together
+    await q.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [userId])
+    const entry = (
+      await q.query<{ delta_of: number | null; watched: boolean }>(
+        "SELECT delta_of, watched FROM searches WHERE id = $1 AND user_id = $2 AND kind = 'export'",
+        [searchId, userId],
+      )
+    ).rows[0]
+    if (!entry) throw notFound('Export not found.')
+    if (watched === true && !entry.watched) {
+      if (entry.delta_of !== null) {
+        throw badRequest({ watched: [`This is a fresh-data export of #${entry.delta_of}: watch that search instead.`] })
+      }
+      const n = (
+        await q.query<{ n: number }>("SELECT count(*)::int AS n FROM searches WHERE user_id = $1 AND kind = 'export' AND watched", [userId])
+      ).rows[0]!.n
+      if (n >= MAX_WATCHED) {
+        throw badRequest({
+          watched: [
+            {
+              code: 'watch_limit',
+              message: `You already watch ${MAX_WATCHED} searches: stop watching one first.`,
+              params: { limit: MAX_WATCHED },
+            },
+          ],
+        })
+      }
+    }
+    await q.query(
+      'UPDATE searches SET name = CASE WHEN $3 THEN $4 ELSE name END, watched = coalesce($5, watched) WHERE id = $1 AND user_id = $2',
+      [searchId, userId, name !== undefined, name ?? null, watched ?? null],
+    )
+    return (await q.query<EntryRow>(`${ENTRY_SELECT} WHERE s.id = $1 AND s.user_id = $2`, [searchId, userId])).rows[0]!
+  })
+  return toEntry(row)
+}

@@ -1,0 +1,241 @@
+import { createHash } from 'node:crypto'
+import { z } from '@hono/zod-openapi'
+import { safeString } from '../../lib/schemas.ts'
+
+/**
+ * The company filters of `GET /api/companies/` (decisions.md table), shared by the preview, the
+ * exports and the history. Lists arrive repeated (`countries=DE&countries=FR`, which Hono hands over
+ * as an array) or comma-separated (`countries=DE,FR`), or both.
+ */
+
+export const MAX_LIST_VALUES = 50
+const INT32_MAX = 2_147_483_647
+
+/** One query value or several → trimmed, non-empty parts (splitting on commas). */
+function splitList(value: string | string[] | undefined): string[] {
+  if (value === undefined) return []
+  const parts = Array.isArray(value) ? value : [value]
+  return parts
+    .flatMap((p) => p.split(','))
+    .map((p) => p.trim())
+    .filter((p) => p !== '')
+}
+
+const rawList = z.union([safeString(), z.array(safeString())]).optional()
+
+function tooMany(ctx: z.RefinementCtx, count: number): boolean {
+  if (count <= MAX_LIST_VALUES) return false
+  ctx.addIssue({
+    code: 'custom',
+    message: `At most ${MAX_LIST_VALUES} values are allowed (got ${count}).`,
+    params: { code: 'too_many_values', limit: MAX_LIST_VALUES },
+  })
+  return true
+}
+
+/** An optional single country code query parameter (`?country=de`), normalised to upper case. */
+export const countryCodeQuery = safeString()
+  .optional()
+  .transform((value, ctx) => {
+    const v = value?.trim()
+    if (!v) return undefined // `?country=` means no country, like leaving it out
+    if (!/^[a-zA-Z]{2}$/.test(v)) {
+      ctx.addIssue({ code: 'custom', message: 'Must be a two-letter country code.', params: { code: 'invalid_country_code' } })
+      return z.NEVER
+    }
+    return v.toUpperCase()
+  })
+  .openapi({ type: 'string', example: 'DE', description: 'Country alpha-2 code.' })
+
+const countryList = rawList
+  .transform((value, ctx) => {
+    const parts = splitList(value)
+    if (tooMany(ctx, parts.length)) return z.NEVER
+    const bad = parts.filter((p) => !/^[a-z]{2}$/i.test(p))
+    if (bad.length) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `Not a two-letter country code: ${bad.slice(0, 5).join(', ')}.`,
+        params: { code: 'invalid_country_code' },
+      })
+      return z.NEVER
+    }
+    return parts.map((p) => p.toUpperCase())
+  })
+  .openapi({
+    description: 'Country alpha-2 codes, repeated or comma-separated (case-insensitive).',
+    example: 'DE',
+  })
+
+/** Positive int32 ids, repeated (`states=1&states=2`) or comma-separated (`states=1,2`), at most 50. */
+export const idListQuery = (what: string) =>
+  rawList
+    .transform((value, ctx) => {
+      const parts = splitList(value)
+      if (tooMany(ctx, parts.length)) return z.NEVER
+      const bad = parts.filter((p) => !/^\d{1,10}$/.test(p) || Number(p) < 1 || Number(p) > INT32_MAX)
+      if (bad.length) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `Not a valid ${what} id (a positive 32-bit integer): ${bad.slice(0, 5).join(', ')}.`,
+          params: { code: 'invalid_id' },
+        })
+        return z.NEVER
+      }
+      return parts.map(Number)
+    })
+    .openapi({ description: `${what} ids, repeated or comma-separated.` })
+
+/** Exactly these (issue 22: `yes`, `on`, `TRUE` or an empty value were read loosely). */
+const TRUE_VALUES = new Set(['true', '1'])
+const FALSE_VALUES = new Set(['false', '0'])
+
+/** Boolean-like query flag: "true"/"1" or "false"/"0", nothing else; absent = false. */
+export const booleanLike = safeString()
+  .optional()
+  .transform((value, ctx) => {
+    if (value === undefined) return false
+    if (TRUE_VALUES.has(value)) return true
+    if (FALSE_VALUES.has(value)) return false
+    ctx.addIssue({ code: 'custom', message: 'Must be a boolean: "true", "1", "false" or "0".', params: { code: 'invalid_boolean' } })
+    return z.NEVER
+  })
+  .openapi({ type: 'string', enum: ['true', 'false', '1', '0'] })
+
+export const filtersQuerySchema = z.object({
+  countries: countryList,
+  category: idListQuery('category'),
+  level1_location: idListQuery('level-1 location (state/region)'),
+  level2_location: idListQuery('level-2 location (county)'),
+  level3_location: idListQuery('level-3 location (city)'),
+  email: booleanLike,
+  phone_number: booleanLike,
+  website: booleanLike,
+  main_activity_only: booleanLike,
+  paginate: booleanLike,
+  page: safeString()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value.trim() === '') return 1
+      const v = value.trim()
+      if (!/^\d{1,10}$/.test(v) || Number(v) < 1 || Number(v) > INT32_MAX) {
+        ctx.addIssue({ code: 'custom', message: 'A page number is a positive integer.', params: { code: 'invalid_id' } })
+        return z.NEVER
+      }
+      return Number(v)
+    })
+    .openapi({ type: 'integer', minimum: 1, description: 'Page (with paginate=true), from 1.' }),
+})
+
+export type FiltersQuery = z.output<typeof filtersQuerySchema>
+
+export interface Filters {
+  countries: string[]
+  category: number[]
+  level1_location: number[]
+  level2_location: number[]
+  level3_location: number[]
+  email: boolean
+  phone_number: boolean
+  website: boolean
+  main_activity_only: boolean
+}
+
+/** What normaliseFilters accepts: parsed query output, a stored `searches.filters` JSON, or a partial one. */
+export type FiltersInput = Partial<Record<keyof Filters, unknown>>
+
+const sortedUniqueNumbers = (v: unknown): number[] =>
+  Array.isArray(v) ? [...new Set(v.map(Number).filter((n) => Number.isInteger(n) && n > 0 && n <= INT32_MAX))].sort((a, b) => a - b) : []
+
+const sortedUniqueCountries = (v: unknown): string[] =>
+  Array.isArray(v)
+    ? [...new Set(v.filter((s): s is string => typeof s === 'string' && /^[a-z]{2}$/i.test(s)).map((s) => s.toUpperCase()))].sort()
+    : []
+
+/** Canonical form: lists sorted and de-duplicated, flags strictly boolean, keys in a fixed order. */
+export function normaliseFilters(input: FiltersInput): Filters {
+  return {
+    countries: sortedUniqueCountries(input.countries),
+    category: sortedUniqueNumbers(input.category),
+    level1_location: sortedUniqueNumbers(input.level1_location),
+    level2_location: sortedUniqueNumbers(input.level2_location),
+    level3_location: sortedUniqueNumbers(input.level3_location),
+    email: input.email === true,
+    phone_number: input.phone_number === true,
+    website: input.website === true,
+    main_activity_only: input.main_activity_only === true,
+  }
+}
+
+/** sha256 of the canonical JSON: the same filters (in any order or spelling) give the same hash. */
+export function filtersHash(f: Filters): string {
+  return createHash('sha256')
+    .update(JSON.stringify(normaliseFilters(f)))
+    .digest('hex')
+}
+
+/**
+ * A boolean SQL condition on `companies c` for the filters; 'TRUE' when nothing is chosen.
+ * Lists are OR within a field and AND across fields.
+ *
+ * Locations, "the most specific chosen level wins within a branch" — picking a state and then some of
+ * its cities narrows the search to those cities, as a person means it. A company matches when it lies
+ *   - in a chosen city, or
+ *   - in a chosen county that contains no chosen city, or
+ *   - in a chosen state that contains no chosen county and no chosen city.
+ * Separate branches add up (a city in another state than the chosen state is simply included too).
+ * The effective id sets are computed once per query (uncorrelated ARRAY(...) sub-selects), so the
+ * per-level indexes on companies stay usable.
+ *
+ * Categories: any of the company's categories (`category_ids &&`, GIN), or with main_activity_only
+ * only its main category. A parent area is never summed from its children: the count is one
+ * count(*) over companies.
+ */
+export function filtersWhere(f: Filters, firstParam = 1): { sql: string; params: unknown[] } {
+  const params: unknown[] = []
+  const p = (value: unknown) => {
+    params.push(value)
+    return `$${firstParam + params.length - 1}`
+  }
+  const conditions: string[] = []
+
+  if (f.countries.length) conditions.push(`c.country_code = ANY(${p(f.countries)}::bpchar[])`)
+
+  if (f.category.length) {
+    conditions.push(
+      f.main_activity_only ? `c.main_category_id = ANY(${p(f.category)}::int[])` : `c.category_ids && ${p(f.category)}::int[]`,
+    )
+  }
+
+  const l1 = f.level1_location
+  const l2 = f.level2_location
+  const l3 = f.level3_location
+  if (l1.length || l2.length || l3.length) {
+    const branches: string[] = []
+    const l3Param = l3.length ? p(l3) : null
+    const l2Param = l2.length ? p(l2) : null
+    if (l3Param) branches.push(`c.level3_id = ANY(${l3Param}::int[])`)
+    if (l2Param) {
+      const counties = l3Param
+        ? `ARRAY(SELECT unnest(${l2Param}::int[]) EXCEPT SELECT level2_id FROM level3_locations WHERE id = ANY(${l3Param}::int[]))`
+        : `${l2Param}::int[]`
+      branches.push(`c.level2_id = ANY(${counties})`)
+    }
+    if (l1.length) {
+      const l1Param = p(l1)
+      const inner = [
+        l2Param ? `SELECT level1_id FROM level2_locations WHERE id = ANY(${l2Param}::int[])` : null,
+        l3Param ? `SELECT level1_id FROM level3_locations WHERE id = ANY(${l3Param}::int[])` : null,
+      ].filter((s): s is string => s !== null)
+      const states = inner.length ? `ARRAY(SELECT unnest(${l1Param}::int[]) EXCEPT (${inner.join(' UNION ')}))` : `${l1Param}::int[]`
+      branches.push(`c.level1_id = ANY(${states})`)
+    }
+    conditions.push(branches.length === 1 ? branches[0]! : `(${branches.join(' OR ')})`)
+  }
+
+  if (f.email) conditions.push('c.has_email')
+  if (f.phone_number) conditions.push('c.has_phone')
+  if (f.website) conditions.push('c.has_website')
+
+  return { sql: conditions.length ? conditions.join(' AND ') : 'TRUE', params }
+}
