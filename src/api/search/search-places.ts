@@ -17,6 +17,8 @@ export const placeHitSchema = lazySchema(() =>
     level1_name: optionalName(),
     level2_id: optionalId(),
     level2_name: optionalName(),
+    /** Extension `place_names`: the place's name in another language that the query matched ("Munich" for München). */
+    matched_name: optionalName(),
   }),
 )
 export type PlaceHit = z.infer<ReturnType<typeof placeHitSchema>>

@@ -1,8 +1,9 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
-import { memo, useCallback, useMemo, useState } from 'react'
+import { Fragment, memo, useCallback, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Highlight, MultiCombobox } from '@/components/ui/combobox'
 import { countryName } from '@/lib/format'
+import { useCapability } from '@/api/capabilities/get-capabilities'
 import { level1Options } from '@/api/search/get-level1'
 import { level2Options } from '@/api/search/get-level2'
 import { level3Options } from '@/api/search/get-level3'
@@ -67,8 +68,12 @@ const ListPicker = memo(function ListPicker({
       getLabel={(i) => i.name}
       renderOption={(i, q) => (
         <>
-          <Highlight text={i.name} query={q} />
-          {i.parents.length > 0 && <span className="block text-xs opacity-75">{t('inParent', { parent: i.parents.join(', ') })}</span>}
+          <bdi>
+            <Highlight text={i.name} query={q} />
+          </bdi>
+          {i.parents.length > 0 && (
+            <span className="block text-xs opacity-75 group-data-focus:opacity-100">{t('inParent', { parent: i.parents.join(', ') })}</span>
+          )}
         </>
       )}
       query={query}
@@ -161,24 +166,80 @@ interface HitOption {
   level: 1 | 2 | 3
   id: string
   name: string
+  /** The place's name in another language that the query matched (extension `place_names`). */
+  matchedName?: string
   country: string
   parents: string[]
 }
 
 const levelField = { 1: 'level1', 2: 'level2', 3: 'level3' } as const
 
-function toOption(hit: PlaceHit, fallbackCountry: string, level: 1 | 2 | 3): HitOption {
+function toOption(hit: PlaceHit, fallbackCountry: string, level: 1 | 2 | 3, withMatchedName: boolean): HitOption {
   return {
     key: `${level}:${hit.id}`,
     level,
     id: hit.id,
     name: hit.name,
+    matchedName: withMatchedName && hit.matched_name !== hit.name ? hit.matched_name : undefined,
     country: (hit.country ?? fallbackCountry).toUpperCase(),
     parents: [hit.level2_name, hit.level1_name].filter((n): n is string => Boolean(n)),
   }
 }
 
 const toPlace = (h: HitOption): Place => ({ id: h.id, name: placeName(h.name, h.parents), country: h.country })
+
+/** Case- and accent-insensitive words, as the service matches names ("Mü" finds München). */
+const fold = (s: string) =>
+  s
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/ł/gi, 'l')
+    .replace(/ß/g, 'ss')
+    .toLowerCase()
+    .replace(/[’'`]/g, '')
+    .replace(/[^\p{L}\p{M}\p{N}]+/gu, ' ')
+    .trim()
+
+/** 0 the whole name, 1 its start, 2 a later word's start, 3 anywhere else (or matched otherwise by the service). */
+function matchRank(h: HitOption, query: string): number {
+  const name = fold(h.matchedName ?? h.name)
+  if (name === query) return 0
+  if (name.startsWith(query)) return 1
+  return name.includes(` ${query}`) ? 2 : 3
+}
+
+/**
+ * The service answers each level apart, each best first; one list shows them all, so they are merged
+ * by how well each name matches: "Mü" lists München (city and county) before Dortmund County, which
+ * only contains it. Within a rank the service's order stands, the levels taking turns.
+ */
+function byMatch(levels: HitOption[][], q: string): HitOption[] {
+  const query = fold(q)
+  return levels
+    .flatMap((hits) => hits.map((h, index) => ({ h, index, rank: matchRank(h, query) })))
+    .sort((a, b) => a.rank - b.rank || a.index - b.index || a.h.level - b.h.level)
+    .map(({ h }) => h)
+}
+
+/** A place's name, and the other language's name that found it: "München (Munich)". Names are isolated (bidi). */
+function HitName({ hit, query }: { hit: HitOption; query: string }) {
+  return (
+    <>
+      <bdi>
+        <Highlight text={hit.name} query={query} />
+      </bdi>
+      {hit.matchedName && (
+        <>
+          {' ('}
+          <bdi>
+            <Highlight text={hit.matchedName} query={query} />
+          </bdi>
+          {')'}
+        </>
+      )}
+    </>
+  )
+}
 
 /** One box that finds a place on any level by name; parents tell apart places that share a name. */
 export const PlaceSearch = memo(function PlaceSearch({
@@ -193,6 +254,8 @@ export const PlaceSearch = memo(function PlaceSearch({
   const { t, i18n } = useTranslation('search')
   const [query, setQuery] = useState('')
   const q = useDebouncedValue(query.trim(), TYPEAHEAD_DEBOUNCE_MS)
+  // nothing of an extension shows while the capabilities are asked for, nor without it
+  const withMatchedName = useCapability('place_names') === true
   const single = countries.length === 1 ? countries[0] : undefined
   const { data, isFetching, isError } = useQuery({
     ...placeSearchOptions({
@@ -206,11 +269,12 @@ export const PlaceSearch = memo(function PlaceSearch({
   const fallback = single ?? countries[0] ?? ''
   const hits: HitOption[] =
     q.length >= 2 && data
-      ? [
-          ...data.level1.map((h) => toOption(h, fallback, 1)),
-          ...data.level2.map((h) => toOption(h, fallback, 2)),
-          ...data.level3.map((h) => toOption(h, fallback, 3)),
-        ].filter((h) => countries.includes(h.country))
+      ? byMatch(
+          ([1, 2, 3] as const).map((level) =>
+            data[levelField[level]].map((h) => toOption(h, fallback, level, withMatchedName)).filter((h) => countries.includes(h.country)),
+          ),
+          q,
+        )
       : []
   const levelName = { 1: t('levelStates'), 2: t('levelCounties'), 3: t('levelCities') }
   const selected: HitOption[] = ([1, 2, 3] as const).flatMap((level) =>
@@ -233,14 +297,20 @@ export const PlaceSearch = memo(function PlaceSearch({
         })
       }
       getKey={(h) => h.key}
-      getLabel={(h) => h.name}
+      getLabel={(h) => (h.matchedName ? `${h.name} (${h.matchedName})` : h.name)}
       renderOption={(h, typed) => (
         <>
-          <Highlight text={h.name} query={typed} />
-          <span className="block text-xs opacity-75">
-            {[levelName[h.level], ...h.parents, countries.length > 1 ? countryName(i18n.language, h.country) : null]
-              .filter(Boolean)
-              .join(' · ')}
+          <HitName hit={h} query={typed} />
+          {/* faded white on the active option's brand colour would fall below 4.5:1: full white there */}
+          <span className="block text-xs opacity-75 group-data-focus:opacity-100">
+            {levelName[h.level]}
+            {h.parents.map((parent, i) => (
+              <Fragment key={i}>
+                {' · '}
+                <bdi>{parent}</bdi>
+              </Fragment>
+            ))}
+            {countries.length > 1 && ` · ${countryName(i18n.language, h.country)}`}
           </span>
         </>
       )}
