@@ -3,12 +3,17 @@ import { z } from 'zod/mini'
 import { api } from '@/lib/api-client'
 import { apiKeySchema, apiKeysOptions } from '@/api/api-keys/get-api-keys'
 
+/** Extension api_key_names: the reference service's limit, when its capability does not state one. */
+export const KEY_NAME_MAX_LENGTH = 60
+
 /**
- * The form: an optional expiry day (`<input type="date">`, local time). The key stays valid through
- * the end of that day; a day that has already ended is refused before sending.
+ * The form: an optional expiry day (local time). The key stays valid through the end of that day; a
+ * day that has already ended is refused before sending. The optional name (extension api_key_names)
+ * is sent trimmed, so its length counts without the spaces around it.
  */
-export const createApiKeyFormSchema = (now: () => number = Date.now) =>
+export const createApiKeyFormSchema = (now: () => number = Date.now, nameMaxLength: number = KEY_NAME_MAX_LENGTH) =>
   z.object({
+    name: z.string().check(z.refine((v) => v.trim().length <= nameMaxLength, { message: 'tooLong' })),
     expiry: z.string().check(
       z.refine((v) => v === '' || !Number.isNaN(endOfLocalDay(v).getTime()), { message: 'invalid' }),
       z.refine((v) => v === '' || endOfLocalDay(v).getTime() > now(), { message: 'past' }),
@@ -34,10 +39,13 @@ export type CreatedApiKey = z.infer<typeof createdApiKeySchema>
 
 /**
  * `POST {expiry?}`: expiry is an ISO 8601 date-time; omitted means the key never expires. With
- * `scoped` (the service lists scoped_api_keys) the scope and the cap go too; otherwise neither.
+ * `scoped` (the service lists scoped_api_keys) the scope and the cap go too, and with `named`
+ * (api_key_names) a name that is not blank; otherwise none of them.
  */
-export function createApiKey({ form, scoped }: { form: CreateApiKeyForm; scoped: boolean }) {
+export function createApiKey({ form, scoped, named }: { form: CreateApiKeyForm; scoped: boolean; named: boolean }) {
   const body: Record<string, unknown> = form.expiry ? { expiry: endOfLocalDay(form.expiry).toISOString() } : {}
+  const name = form.name.trim()
+  if (named && name) body.name = name
   if (scoped) {
     body.scope = form.scope
     // plain digits only: the form has read the person's number already (never "2.5" as 25)

@@ -7,6 +7,11 @@ import { apiKeyKeys } from '@/api/api-keys/keys'
 export const apiKeySchema = z.object({
   id: z.pipe(z.union([z.string(), z.number()]), z.transform(String)),
   token_key: z.string(),
+  // extension api_key_names (absent on a service without it); a blank name is no name
+  name: z.pipe(
+    z.nullish(z.string()),
+    z.transform((v) => v?.trim() || null),
+  ),
   created: z.string(),
   expiry: z.pipe(
     z.nullish(z.string()),

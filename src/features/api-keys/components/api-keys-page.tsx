@@ -6,21 +6,21 @@ import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
 import { Dialog } from '@/components/ui/dialog'
 import { ApiError } from '@/lib/api-client'
-import { useCapabilityInfo } from '@/lib/api/capabilities'
+import { useCapabilityInfo } from '@/api/capabilities/get-capabilities'
 import { formatDate, formatDateTime, formatNumber } from '@/lib/format'
 import type { CreatedApiKey } from '@/api/api-keys/create-api-key'
 import { apiKeysOptions, isExpired, type ApiKey } from '@/api/api-keys/get-api-keys'
 import { useRevokeApiKey } from '@/api/api-keys/revoke-api-key'
 import { CreateKeyForm } from './create-key-form'
 import { CreatedKeyDialog } from './created-key-dialog'
-import { withIsolated } from '@/components/isolated'
+import { keyText } from './key-text'
 
 export function ApiKeysPage() {
   const { t, i18n } = useTranslation('apikeys')
   const keys = useQuery(apiKeysOptions())
   const [created, setCreated] = useState<CreatedApiKey | null>(null)
   const [revoking, setRevoking] = useState<ApiKey | null>(null)
-  const [revokedPrefix, setRevokedPrefix] = useState<string | null>(null)
+  const [revoked, setRevoked] = useState<ApiKey | null>(null)
   // a service with the api_key_limit extension says how many active keys an account may hold
   const limitInfo = useCapabilityInfo('api_key_limit')
   const limit = typeof limitInfo?.limit === 'number' ? limitInfo.limit : null
@@ -59,16 +59,16 @@ export function ApiKeysPage() {
         <CreateKeyForm
           atLimit={atLimit}
           onCreated={(c) => {
-            setRevokedPrefix(null)
+            setRevoked(null)
             setCreated(c)
           }}
         />
       </Card>
 
       <Card title={t('list.label')}>
-        {revokedPrefix && (
+        {revoked && (
           <Alert tone="success" className="mb-4">
-            {withIsolated((prefix) => t('revoke.done', { prefix }), revokedPrefix)}
+            {keyText((v) => (revoked.name ? t('revoke.doneNamed', v) : t('revoke.done', v)), revoked)}
           </Alert>
         )}
         {keys.isPending && (
@@ -93,7 +93,7 @@ export function ApiKeysPage() {
           apiKey={revoking}
           onClose={() => setRevoking(null)}
           onRevoked={() => {
-            setRevokedPrefix(revoking.token_key)
+            setRevoked(revoking)
             setRevoking(null)
           }}
         />
@@ -103,6 +103,15 @@ export function ApiKeysPage() {
 }
 
 type ColumnKey = 'prefix' | 'created' | 'expiry' | 'status' | 'scope' | 'spent'
+
+/**
+ * The actions column stays at the table's end while the rest scrolls under it (a phone shows Revoke
+ * beside each key without scrolling), on the card's own background. On a phone, where it covers the
+ * other columns, a rule marks its edge (a pseudo-element: a collapsed table's cell borders do not move
+ * with a sticky cell).
+ */
+const STUCK_TO_END =
+  'sticky end-0 bg-white ps-1 dark:bg-slate-900 max-sm:before:absolute max-sm:before:inset-y-0 max-sm:before:start-0 max-sm:before:w-px max-sm:before:bg-slate-200 dark:max-sm:before:bg-slate-700'
 
 function KeyTable({ keys, onRevoke }: { keys: ApiKey[]; onRevoke: (k: ApiKey) => void }) {
   const { t, i18n } = useTranslation('apikeys')
@@ -126,8 +135,19 @@ function KeyTable({ keys, onRevoke }: { keys: ApiKey[]; onRevoke: (k: ApiKey) =>
       : []),
   ]
   return (
-    <div className="overflow-x-auto">
-      <table className="w-full text-start text-sm">
+    // The table scrolls in its own box on a narrow screen, never the page: `relative` also holds the
+    // visually hidden labels (absolutely positioned), which would otherwise widen the page from inside it.
+    // The box takes focus so that its hidden columns can be scrolled to by keyboard.
+    <div
+      role="region"
+      aria-label={t('list.label')}
+      // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrollable region must be reachable by keyboard
+      tabIndex={0}
+      className="relative overflow-x-auto focus-visible:outline-2 focus-visible:outline-sky-600"
+    >
+      {/* one line per value, so that a narrow screen scrolls the box rather than breaking dates and
+          amounts letter by letter; only the key's name wraps */}
+      <table className="w-full whitespace-nowrap text-start text-sm">
         <caption className="sr-only">{t('list.label')}</caption>
         <thead>
           <tr className="border-b border-slate-200 dark:border-slate-700">
@@ -136,7 +156,7 @@ function KeyTable({ keys, onRevoke }: { keys: ApiKey[]; onRevoke: (k: ApiKey) =>
                 {t(`list.${key}`)}
               </th>
             ))}
-            <th scope="col" className="py-2 text-end font-medium">
+            <th scope="col" className={`py-2 text-end font-medium ${STUCK_TO_END}`}>
               <span className="sr-only">{t('list.actions')}</span>
             </th>
           </tr>
@@ -146,8 +166,22 @@ function KeyTable({ keys, onRevoke }: { keys: ApiKey[]; onRevoke: (k: ApiKey) =>
             const expired = isExpired(k, now)
             return (
               <tr key={k.id} className="border-b border-slate-100 last:border-0 dark:border-slate-800">
-                <td className="py-2 pe-3 font-mono">
-                  <bdi dir="ltr">{k.token_key}…</bdi>
+                <td className="min-w-36 max-w-64 whitespace-normal break-words py-2 pe-3">
+                  {k.name ? (
+                    <>
+                      {/* each block keeps the page's alignment; the <bdi> inside gives its text its own direction */}
+                      <span className="block font-medium">
+                        <bdi>{k.name}</bdi>
+                      </span>
+                      <span className="block whitespace-nowrap font-mono text-xs text-slate-600 dark:text-slate-400">
+                        <bdi dir="ltr">{k.token_key}…</bdi>
+                      </span>
+                    </>
+                  ) : (
+                    <bdi dir="ltr" className="whitespace-nowrap font-mono">
+                      {k.token_key}…
+                    </bdi>
+                  )}
                 </td>
                 <td className="hidden py-2 pe-3 sm:table-cell">{formatDateTime(lng, k.created)}</td>
                 <td className="py-2 pe-3">{k.expiry ? formatDate(lng, k.expiry) : t('list.never')}</td>
@@ -174,11 +208,15 @@ function KeyTable({ keys, onRevoke }: { keys: ApiKey[]; onRevoke: (k: ApiKey) =>
                     </td>
                   </>
                 )}
-                <td className="py-2 text-end">
+                <td className={`py-2 text-end ${STUCK_TO_END}`}>
                   <Button
                     variant="ghost"
                     className="whitespace-nowrap px-2 text-red-700 dark:text-red-400"
-                    aria-label={t('list.revokeLabel', { prefix: k.token_key })}
+                    aria-label={
+                      k.name
+                        ? t('list.revokeNamedLabel', { name: k.name, prefix: k.token_key })
+                        : t('list.revokeLabel', { prefix: k.token_key })
+                    }
                     onClick={() => onRevoke(k)}
                   >
                     {t('list.revoke')}
@@ -200,8 +238,8 @@ function RevokeDialog({ apiKey, onClose, onRevoked }: { apiKey: ApiKey; onClose:
     <Dialog
       open
       onClose={revoke.isPending ? () => {} : onClose}
-      title={withIsolated((prefix) => t('revoke.title', { prefix }), apiKey.token_key)}
-      description={withIsolated((prefix) => t('revoke.body', { prefix }), apiKey.token_key)}
+      title={keyText((v) => (apiKey.name ? t('revoke.titleNamed', v) : t('revoke.title', v)), apiKey)}
+      description={keyText((v) => (apiKey.name ? t('revoke.bodyNamed', v) : t('revoke.body', v)), apiKey)}
       actions={
         <>
           <Button variant="secondary" onClick={onClose} disabled={revoke.isPending}>

@@ -19,9 +19,15 @@ function serveKeys(initial: Record<string, unknown>[]) {
   server.use(
     http.get('/api/user/api-keys/', () => HttpResponse.json(keys)),
     http.post('/api/user/api-keys/', async ({ request }) => {
-      const body = (await request.json()) as { expiry?: string }
+      const body = (await request.json()) as { expiry?: string; name?: string }
       posted.push(body)
-      const api_key = { id: 'k-new', token_key: 'ab12cd34', created: iso(Date.now()), expiry: body.expiry ?? null }
+      const api_key = {
+        id: `k-${posted.length}`,
+        token_key: 'ab12cd34',
+        created: iso(Date.now()),
+        expiry: body.expiry ?? null,
+        name: body.name ?? null,
+      }
       keys.push(api_key)
       return HttpResponse.json({ token: 'ab12cd34.full-secret-value', api_key }, { status: 201 })
     }),
@@ -52,7 +58,7 @@ describe('create key form: expiry', () => {
   it('the schema refuses a day that has ended, accepts today and empty', () => {
     const now = new Date(2026, 10, 23, 15).getTime()
     const schema = createApiKeyFormSchema(() => now)
-    const form = (expiry: string) => ({ expiry, scope: 'read', cap: '' })
+    const form = (expiry: string) => ({ name: '', expiry, scope: 'read', cap: '' })
     expect(schema.safeParse(form('')).success).toBe(true)
     expect(schema.safeParse(form('2026-11-23')).success).toBe(true)
     const past = schema.safeParse(form('2026-11-22'))
@@ -284,5 +290,124 @@ describe('scoped keys (extension scoped_api_keys)', () => {
     expect(within(row('rrrr1111')).getByText('Read only')).toBeInTheDocument()
     expect(within(row('cccc2222')).getByText('120 of 500 credits')).toBeInTheDocument()
     expect(within(row('uuuu3333')).getByText('2,500 credits, no cap')).toBeInTheDocument()
+  })
+})
+
+describe('named keys (extension api_key_names)', () => {
+  const withNames = (maxLength = 60) =>
+    server.use(http.get('*/api/capabilities/', () => HttpResponse.json({ api_key_names: { version: 1, max_length: maxLength } })))
+
+  it('the schema counts the name without the spaces around it, up to the given length', () => {
+    const schema = createApiKeyFormSchema(Date.now, 5)
+    const form = (name: string) => ({ name, expiry: '', scope: 'read', cap: '' })
+    expect(schema.safeParse(form('  abcde  ')).success).toBe(true)
+    expect(schema.safeParse(form('abcdef')).error?.issues[0]?.message).toBe('tooLong')
+  })
+
+  it('offers no name field on a service without the extension, and sends none', async () => {
+    const { posted } = serveKeys([])
+    renderWithProviders(<ApiKeysPage />)
+    await screen.findByText('You have no API keys yet.')
+    expect(screen.queryByLabelText('Name (optional)')).toBeNull()
+    await userEvent.click(screen.getByRole('button', { name: 'Create key' }))
+    await screen.findByRole('dialog', { name: 'Your new API key' })
+    expect(posted).toEqual([{}])
+  })
+
+  it('sends the name trimmed, shows it in the new key’s dialog, and a blank name is no name', async () => {
+    withNames()
+    const { posted } = serveKeys([])
+    renderWithProviders(<ApiKeysPage />)
+    await userEvent.type(await screen.findByLabelText('Name (optional)'), '  CRM sync ')
+    await userEvent.click(screen.getByRole('button', { name: 'Create key' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Your new API key' })
+    expect(posted).toEqual([{ name: 'CRM sync' }])
+    expect(within(dialog).getByText('CRM sync')).toBeInTheDocument()
+    await userEvent.click(within(dialog).getByRole('checkbox', { name: /I have copied the key/ }))
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Done' }))
+    // the form was emptied: spaces alone name nothing
+    const name = screen.getByLabelText('Name (optional)')
+    expect(name).toHaveValue('')
+    await userEvent.type(name, '   ')
+    await userEvent.click(screen.getByRole('button', { name: 'Create key' }))
+    await waitFor(() => expect(posted).toHaveLength(2))
+    expect(posted[1]).toEqual({})
+  })
+
+  it('a name longer than the service allows is refused before sending, with the limit', async () => {
+    withNames(10)
+    const { posted } = serveKeys([])
+    renderWithProviders(<ApiKeysPage />)
+    const name = await screen.findByLabelText('Name (optional)')
+    await userEvent.type(name, 'Nightly CRM sync')
+    await userEvent.click(screen.getByRole('button', { name: 'Create key' }))
+    expect(await screen.findByText('Use at most 10 characters.')).toBeInTheDocument()
+    expect(name).toHaveAttribute('aria-invalid', 'true')
+    expect(posted).toEqual([])
+  })
+
+  it("the service's 400 on the name is shown on the field, in the person's words", async () => {
+    withNames()
+    serveKeys([])
+    server.use(
+      http.post('/api/user/api-keys/', () =>
+        HttpResponse.json(
+          {
+            detail: 'Invalid input.',
+            code: 'invalid_input',
+            errors: { name: ['Must not contain control characters or text-direction overrides.'] },
+            error_codes: { name: [{ code: 'control_characters' }] },
+          },
+          { status: 400 },
+        ),
+      ),
+    )
+    renderWithProviders(<ApiKeysPage />)
+    const name = await screen.findByLabelText('Name (optional)')
+    await userEvent.type(name, 'CRM sync')
+    await userEvent.click(screen.getByRole('button', { name: 'Create key' }))
+    await waitFor(() => expect(name).toHaveAttribute('aria-invalid', 'true'))
+    expect(name).toHaveAccessibleDescription(/control characters/)
+    expect(screen.queryByText(/The key could not be created/)).toBeNull()
+  })
+
+  it('lists a named key by its name with the prefix beside it, and revokes it by name; an unnamed key reads as its prefix', async () => {
+    withNames()
+    const { deleted } = serveKeys([
+      { id: 'n', token_key: 'nnnn1111', name: 'CRM sync', created: iso(Date.now()), expiry: null },
+      { id: 'u', token_key: 'uuuu2222', name: null, created: iso(Date.now()), expiry: null },
+    ])
+    renderWithProviders(<ApiKeysPage />)
+    const named = (await screen.findByText('CRM sync')).closest('tr')!
+    expect(within(named).getByText('nnnn1111…')).toBeInTheDocument()
+    const unnamed = screen.getByText('uuuu2222…').closest('tr')!
+    expect(unnamed.querySelector('td')?.textContent).toBe('uuuu2222…')
+    expect(within(unnamed).getByRole('button', { name: 'Revoke key uuuu2222…' })).toBeInTheDocument()
+
+    await userEvent.click(within(named).getByRole('button', { name: 'Revoke key “CRM sync” (nnnn1111…)' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Revoke “CRM sync”?' })
+    expect(dialog).toHaveAccessibleDescription(
+      'Programs using the key “CRM sync” (nnnn1111…) will be refused at once. This cannot be undone.',
+    )
+    // the name keeps its own direction, the Latin prefix reads left to right
+    const [name, prefix] = within(dialog)
+      .getByText(/Programs using/)
+      .querySelectorAll('bdi')
+    expect([name?.textContent, name?.getAttribute('dir'), prefix?.textContent, prefix?.getAttribute('dir')]).toEqual([
+      'CRM sync',
+      null,
+      'nnnn1111…',
+      'ltr',
+    ])
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Revoke key' }))
+    await waitFor(() => expect(screen.getAllByRole('status').map((el) => el.textContent)).toContain('Key “CRM sync” was revoked.'))
+    expect(deleted).toEqual(['n'])
+  })
+
+  it('a blank name from a service reads as no name', async () => {
+    withNames()
+    serveKeys([{ id: 'b', token_key: 'bbbb1111', name: '  ', created: iso(Date.now()), expiry: null }])
+    renderWithProviders(<ApiKeysPage />)
+    expect(await screen.findByRole('button', { name: 'Revoke key bbbb1111…' })).toBeInTheDocument()
   })
 })

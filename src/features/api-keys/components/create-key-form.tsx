@@ -7,11 +7,18 @@ import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { TextField } from '@/components/ui/field'
 import { ApiError } from '@/lib/api-client'
-import { useCapabilityInfo } from '@/lib/api/capabilities'
+import { useCapabilityInfo } from '@/api/capabilities/get-capabilities'
 import { formatNumber } from '@/lib/format'
 import { errorMessage } from '@/lib/error-message'
 import { parseWholeNumber, type WholeNumber } from '@/lib/parse-number'
-import { createApiKeyFormSchema, MAX_CAP, useCreateApiKey, type CreateApiKeyForm, type CreatedApiKey } from '@/api/api-keys/create-api-key'
+import {
+  createApiKeyFormSchema,
+  KEY_NAME_MAX_LENGTH,
+  MAX_CAP,
+  useCreateApiKey,
+  type CreateApiKeyForm,
+  type CreatedApiKey,
+} from '@/api/api-keys/create-api-key'
 
 // React Aria's date picker (≈ 50 KB gz with its 30 languages' strings) loads beside the page, so the
 // key list does not wait for it; its box is held meanwhile so nothing moves when it arrives
@@ -33,16 +40,21 @@ export function CreateKeyForm({ onCreated, atLimit = false }: { onCreated: (crea
   // the credit cap is read as the person wrote it, in their language (lib/parse-number.ts: "1.000" is a
   // thousand in German, "2.5" is refused rather than saved as 25), and only for a key that exports
   const readCap = useCallback((text: string) => parseWholeNumber(text, lng, { max: MAX_CAP }), [lng])
+  // extension api_key_names: a name for the key, as long as the service allows; like every extension,
+  // nothing of it shows or is sent while the capabilities are still being asked (undefined)
+  const naming = useCapabilityInfo('api_key_names')
+  const named = Boolean(naming)
+  const nameMax = typeof naming?.max_length === 'number' ? naming.max_length : KEY_NAME_MAX_LENGTH
   const schema = useMemo(
     () =>
-      z.extend(createApiKeyFormSchema(), { cap: z.string() }).check(
+      z.extend(createApiKeyFormSchema(undefined, nameMax), { cap: z.string() }).check(
         z.superRefine((v, ctx) => {
           if (v.scope !== 'export') return
           const cap = readCap(v.cap)
           if (!cap.ok && cap.reason !== 'empty') ctx.addIssue({ code: 'custom', path: ['cap'], message: cap.reason, input: v.cap })
         }),
       ),
-    [readCap],
+    [readCap, nameMax],
   )
   // extension scoped_api_keys: read-only or export keys, with an optional monthly credit cap
   // nothing of it shows or is sent while the capabilities are still being asked (undefined)
@@ -57,7 +69,7 @@ export function CreateKeyForm({ onCreated, atLimit = false }: { onCreated: (crea
   } = useForm<CreateApiKeyForm>({
     resolver: zodResolver(schema),
     // least privilege: a key spends credits only when its maker chooses so
-    defaultValues: { expiry: '', scope: 'read', cap: '' },
+    defaultValues: { name: '', expiry: '', scope: 'read', cap: '' },
   })
 
   const onSubmit = (values: CreateApiKeyForm) => {
@@ -65,7 +77,7 @@ export function CreateKeyForm({ onCreated, atLimit = false }: { onCreated: (crea
     const cap = readCap(values.cap)
     const form = { ...values, cap: values.scope === 'export' && cap.ok ? String(cap.value) : '' }
     create.mutate(
-      { form, scoped },
+      { form, scoped, named },
       {
         onSuccess: (created) => {
           reset()
@@ -74,6 +86,7 @@ export function CreateKeyForm({ onCreated, atLimit = false }: { onCreated: (crea
         onError: (e) => {
           if (!(e instanceof ApiError)) return
           const fields = [
+            ['name', 'name'],
             ['expiry', 'expiry'],
             ['scope', 'scope'],
             ['monthly_credit_cap', 'cap'],
@@ -126,11 +139,23 @@ export function CreateKeyForm({ onCreated, atLimit = false }: { onCreated: (crea
         date: longDate(new Date(new Date().getFullYear() + 1, 11, 31)),
       })
   const failure = create.error
-  const fieldError = failure instanceof ApiError && ['expiry', 'scope', 'monthly_credit_cap'].some((f) => failure.fieldErrors[f])
+  const fieldError = failure instanceof ApiError && ['name', 'expiry', 'scope', 'monthly_credit_cap'].some((f) => failure.fieldErrors[f])
+  const nameError = errors.name?.message
+  const nameText = nameError === 'tooLong' ? t('create.nameTooLong', { count: nameMax, max: formatNumber(lng, nameMax) }) : nameError
   const otherError = create.isError && !fieldError
 
   return (
     <form onSubmit={handleSubmit(onSubmit)} noValidate className="space-y-4">
+      {named && (
+        <TextField
+          label={t('create.name')}
+          hint={t('create.nameHint')}
+          error={nameText}
+          autoComplete="off"
+          className="max-w-md"
+          {...register('name')}
+        />
+      )}
       <Controller
         control={control}
         name="expiry"

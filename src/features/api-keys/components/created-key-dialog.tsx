@@ -39,6 +39,11 @@ export function CreatedKeyDialog({ created, onClose }: { created: CreatedApiKey;
       }
     >
       <div className="space-y-4">
+        {created.api_key.name && (
+          <p className="text-sm">
+            {t('created.name')} <bdi className="font-medium">{created.api_key.name}</bdi>
+          </p>
+        )}
         <div>
           <label htmlFor={keyId} className="mb-1 block text-sm font-medium">
             {t('created.keyLabel')}

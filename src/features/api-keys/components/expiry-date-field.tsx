@@ -18,6 +18,16 @@ import {
   Text,
 } from 'react-aria-components'
 
+/**
+ * React Aria's buttons and calendar days ask the browser not to wait for a double-tap zoom
+ * (`touch-action`) through a `<style>` element they add to the page, unless an element with this id
+ * is there already; the dashboard's CSP (`style-src 'self'`, server/src/static.ts) refuses inline
+ * styles, so that element would be blocked and reported. The field holds the id on a hidden span
+ * instead, and each pressable part carries the same rule as classes from the stylesheet
+ * (`touch-pan-x touch-pan-y touch-pinch-zoom`).
+ */
+const ARIA_PRESS_STYLE_ID = 'react-aria-pressable-style'
+
 /** "2026-12-31" ↔ a date value; anything else is no date. */
 const toValue = (v: string): DateValue | null => {
   try {
@@ -59,6 +69,7 @@ export function ExpiryDateField({
   const report = (d: DateValue | null) => onChange(d ? toCalendar(d, new GregorianCalendar()).toString() : partial() ? 'incomplete' : '')
   return (
     <I18nProvider locale={language}>
+      <span id={ARIA_PRESS_STYLE_ID} hidden />
       <DatePicker
         className="max-w-xs"
         value={toValue(value)}
@@ -89,7 +100,7 @@ export function ExpiryDateField({
               />
             )}
           </DateInput>
-          <Button className="me-1 rounded p-1.5 text-slate-700 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-sky-600 dark:text-slate-200 dark:hover:bg-slate-800">
+          <Button className="me-1 touch-pan-x touch-pan-y touch-pinch-zoom rounded p-1.5 text-slate-700 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-sky-600 dark:text-slate-200 dark:hover:bg-slate-800">
             <svg aria-hidden="true" viewBox="0 0 20 20" className="size-4" fill="currentColor">
               <path d="M6 2a1 1 0 0 1 1 1v1h6V3a1 1 0 1 1 2 0v1h1a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H4a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2h1V3a1 1 0 0 1 1-1Zm10 6H4v8h12V8Z" />
             </svg>
@@ -111,7 +122,7 @@ export function ExpiryDateField({
                 {(date) => (
                   <CalendarCell
                     date={date}
-                    className="flex size-8 items-center justify-center rounded tabular-nums outline-none hover:bg-slate-100 data-[disabled]:text-slate-400 data-[focus-visible]:outline-2 data-[focus-visible]:outline-sky-600 data-[focused]:ring-2 data-[focused]:ring-sky-600 data-[outside-month]:hidden data-[selected]:bg-sky-700 data-[selected]:text-white dark:hover:bg-slate-800 dark:data-[disabled]:text-slate-500"
+                    className="flex size-8 touch-pan-x touch-pan-y touch-pinch-zoom items-center justify-center rounded tabular-nums outline-none hover:bg-slate-100 data-[disabled]:text-slate-400 data-[focus-visible]:outline-2 data-[focus-visible]:outline-sky-600 data-[focused]:ring-2 data-[focused]:ring-sky-600 data-[outside-month]:hidden data-[selected]:bg-sky-700 data-[selected]:text-white dark:hover:bg-slate-800 dark:data-[disabled]:text-slate-500"
                   />
                 )}
               </CalendarGrid>
@@ -126,7 +137,7 @@ export function ExpiryDateField({
 /** The calendar's previous/next month button (React Aria names it in the language); the arrow turns in right-to-left. */
 function MonthButton({ slot, arrow }: { slot: 'previous' | 'next'; arrow: string }) {
   return (
-    <Button slot={slot} className="rounded px-2 py-1 hover:bg-slate-100 dark:hover:bg-slate-800">
+    <Button slot={slot} className="touch-pan-x touch-pan-y touch-pinch-zoom rounded px-2 py-1 hover:bg-slate-100 dark:hover:bg-slate-800">
       <span aria-hidden="true" className="inline-block rtl:rotate-180">
         {arrow}
       </span>
