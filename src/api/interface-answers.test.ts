@@ -8,7 +8,7 @@ import { requestDelta } from '@/api/history/delta-request'
 import { getLevel2 } from '@/api/search/get-level2'
 import { getPreview } from '@/api/search/get-preview'
 import { searchPlaces } from '@/api/search/search-places'
-import { getPlans } from '@/lib/api/plans'
+import { getPlans } from '@/api/plans/get-plans'
 import { recordLocalExport } from '@/lib/local-exports'
 import { server } from '@/testing/msw-server'
 

@@ -104,3 +104,9 @@ export const list = <T extends z.ZodMiniType>(item: T) =>
     z.nullish(z.array(item)),
     z.transform((v) => (v ?? []) as z.output<T>[]),
   )
+/** A field that may be missing or null: `fallback` then, whatever else it holds checked by `schema`. */
+export const withDefault = <T extends z.ZodMiniType>(schema: T, fallback: z.output<T>) =>
+  z.pipe(
+    z.optional(z.nullable(schema)),
+    z.transform((v) => (v ?? fallback) as z.output<T>),
+  )

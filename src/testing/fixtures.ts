@@ -1,3 +1,6 @@
+import { profileOptions, profileSchema } from '@/api/account/profile'
+import { createTestQueryClient } from './render'
+
 /** A signed-in person's profile (interface 2.1) as the reference service sends it: Pro plan, some purchased credits. */
 export const proProfile = {
   id: 3,
@@ -13,4 +16,24 @@ export const proProfile = {
   current_period_end: 1_795_592_000,
   can_download_fresh_exports: true,
   preferred_language: 'en',
+}
+
+/** The profile (as the service sends it) of someone with this balance on a Pro plan: 1,000 credits a month, links kept 14 days. */
+export const balanceProfile = (subscription: number, purchased = 0, extra: Record<string, unknown> = {}) => ({
+  id: 7,
+  email: 'a@example.com',
+  subscription_plan: { plan_type: 'Pro', monthly_credits: 1000, price_per_month: '49.00', link_expiration_days: 14 },
+  remaining_credits: subscription,
+  purchased_credits_available: purchased,
+  ...extra,
+})
+
+/**
+ * A query client already holding that profile, for the export dialogs that read it; `extra` adds
+ * profile fields (`credit_lots`). Its id is '7', the account of the exports it records in this browser.
+ */
+export function withBalance(subscription: number, purchased = 0, extra: Record<string, unknown> = {}) {
+  const queryClient = createTestQueryClient()
+  queryClient.setQueryData(profileOptions().queryKey, profileSchema().parse(balanceProfile(subscription, purchased, extra)))
+  return queryClient
 }

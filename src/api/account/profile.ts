@@ -3,7 +3,9 @@ import { z } from 'zod/mini'
 import { api, lazySchema } from '@/lib/api-client'
 import { isLanguage, type Language } from '@/config/languages'
 import { useSession } from '@/lib/session'
-import { planSchema, withDefault, type Plan } from './plans'
+import { planSchema, type Plan } from '../plans/get-plans'
+import { withDefault } from '../schemas'
+import { accountKeys } from './keys'
 
 /**
  * The billing period fields are declared integer but described as ISO 8601 (interface 2.1);
@@ -96,20 +98,20 @@ export interface ProfileUpdate {
   preferred_language?: Language
 }
 
-export const profileKeys = {
-  all: ['profile'] as const,
-  me: () => [...profileKeys.all, 'me'] as const,
-}
-
+/*
+ * `GET` and `PATCH /api/user/profile/` (interface 4.4), both answering the whole User. The PATCH lives
+ * here, in the module the shell has loaded on every signed-in page, because the language switcher sends
+ * it right before a reload: a module of its own would still be loading when the page is left.
+ */
 export const getProfile = (signal?: AbortSignal) => api('/api/user/profile/', { schema: profileSchema, signal })
 
-// keepalive: a change (a language chosen just before a reload, above all) is not cut off when the page is left
+// keepalive: the change is not cut off when the page is left
 export const updateProfile = (changes: ProfileUpdate) =>
   api('/api/user/profile/', { method: 'PATCH', body: changes, schema: profileSchema, keepalive: true })
 
 export const profileOptions = () =>
   queryOptions({
-    queryKey: profileKeys.me(),
+    queryKey: accountKeys.profile(),
     queryFn: ({ signal }) => getProfile(signal),
   })
 

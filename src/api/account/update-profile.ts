@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { profileOptions, updateProfile } from '@/lib/api/profile'
+import { profileOptions, updateProfile } from './profile'
 
 /** PATCH the profile; the answer replaces the cached profile, so every page shows it at once. */
 export function useUpdateProfile() {

@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { z } from 'zod/mini'
 import { api, ApiError, lazySchema } from '@/lib/api-client'
+import { capabilityKeys } from './keys'
 
 /**
  * The service's extensions beyond the interface (decisions.md): asked once per session. A service
@@ -9,8 +10,6 @@ import { api, ApiError, lazySchema } from '@/lib/api-client'
  */
 const capabilitiesSchema = lazySchema(() => z.record(z.string(), z.looseObject({ version: z.optional(z.number()) })))
 export type Capabilities = z.output<ReturnType<typeof capabilitiesSchema>>
-
-export const capabilityKeys = { all: ['capabilities'] as const }
 
 export const capabilitiesOptions = () =>
   queryOptions({

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { profileOptions } from '@/lib/api/profile'
+import { profileOptions } from '@/api/account/profile'
 import { deltaStarted, requestDelta } from './delta-request'
 import { historyKeys } from './keys'
 

@@ -1,7 +1,8 @@
 export const historyKeys = {
   all: ['history'] as const,
+  lists: () => [...historyKeys.all, 'list'] as const,
   list: (page: number, pageSize: number, watched = false, account?: string) =>
-    [...historyKeys.all, 'list', { page, pageSize, watched, account }] as const,
+    [...historyKeys.lists(), { page, pageSize, watched, account }] as const,
   watched: (limit?: number) => [...historyKeys.all, 'watched', ...(limit === undefined ? [] : [limit])] as const,
   weekly: (weeks: number) => [...historyKeys.all, 'weekly', weeks] as const,
   freshDryRun: (searchId: string) => [...historyKeys.all, 'fresh-dry-run', searchId] as const,

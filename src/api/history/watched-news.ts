@@ -1,7 +1,7 @@
 import { useQueries, useQuery } from '@tanstack/react-query'
 import { z } from 'zod/mini'
 import { api } from '@/lib/api-client'
-import { useCapabilityInfo } from '@/lib/api/capabilities'
+import { useCapabilityInfo } from '@/api/capabilities/get-capabilities'
 import { historyKeys } from '@/api/history/keys'
 import { requestDelta, type DeltaResult } from '@/api/history/delta-request'
 

@@ -15,9 +15,6 @@ export function useUpdateHistoryEntry() {
       updateHistoryEntry(searchId, patch),
     // the lists only (the pages and the watched list): the dry runs of other watched searches stay as they are
     onSuccess: () =>
-      Promise.all([
-        qc.invalidateQueries({ queryKey: [...historyKeys.all, 'list'] }),
-        qc.invalidateQueries({ queryKey: historyKeys.watched() }),
-      ]),
+      Promise.all([qc.invalidateQueries({ queryKey: historyKeys.lists() }), qc.invalidateQueries({ queryKey: historyKeys.watched() })]),
   })
 }

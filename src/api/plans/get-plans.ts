@@ -1,17 +1,13 @@
 import { queryOptions } from '@tanstack/react-query'
 import { z } from 'zod/mini'
 import { api, lazySchema } from '@/lib/api-client'
+import { listOf, withDefault } from '../schemas'
+import { planKeys } from './keys'
 
 /*
  * Schemas on the first load use `zod/mini` (same validation, a fraction of the bytes); feature
  * chunks may use full `zod`: both are zod v4 schemas and `api()` takes either.
  */
-
-const withDefault = <T extends z.ZodMiniType>(schema: T, fallback: z.output<T>) =>
-  z.pipe(
-    z.optional(z.nullable(schema)),
-    z.transform((v) => (v ?? fallback) as z.output<T>),
-  )
 
 /**
  * SubscriptionPlan (interface 2.2) plus the `id` the reference service adds. Tolerant as
@@ -36,19 +32,10 @@ export const planSchema = lazySchema(() =>
 )
 export type Plan = z.output<ReturnType<typeof planSchema>>
 
-/** `GET /api/plans` answers a list; a paginated `{results: [...]}` is accepted too. */
-export const plansResponseSchema = lazySchema(() =>
-  z.pipe(
-    z.union([z.array(planSchema()), z.looseObject({ results: z.array(planSchema()) })]),
-    z.transform((v): Plan[] => (Array.isArray(v) ? v : v.results)),
-  ),
-)
+/** `GET /api/plans`: the shape is "not shown" (interface 4.1); a bare list or a paginated `{results: [...]}`. */
+export const plansResponseSchema = lazySchema(() => listOf(planSchema()))
 
-export const planKeys = {
-  all: ['plans'] as const,
-  list: () => [...planKeys.all, 'list'] as const,
-}
-
+/** Open to everyone, and sent without the slash, as the interface writes it. */
 export const getPlans = (signal?: AbortSignal) => api('/api/plans', { schema: plansResponseSchema, signal, auth: false })
 
 export const plansOptions = () =>
@@ -57,5 +44,3 @@ export const plansOptions = () =>
     queryFn: ({ signal }) => getPlans(signal),
     staleTime: 5 * 60_000,
   })
-
-export { withDefault }

@@ -13,4 +13,6 @@ export const searchKeys = {
   categoriesByIds: (ids: string[], lang: string) => [...searchKeys.all, 'categories-by-id', lang, ids] as const,
   preview: (query: PreviewQuery, lang: string) => [...searchKeys.all, 'preview', query, lang] as const,
   facets: (query: PreviewQuery, lang: string) => [...searchKeys.all, 'facets', query, lang] as const,
+  /** A link's query checked against the service (its chips' names by id), in the language asked. */
+  linkCheck: (query: string | null, lang: string) => [...searchKeys.all, 'api-link', query, lang] as const,
 }

@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query'
 import { z } from 'zod/mini'
 import { api } from '@/lib/api-client'
-import { webhookKeys } from '../webhooks-keys'
+import { webhookKeys } from './keys'
 
 const attemptSchema = z.object({
   at: z.string(),

@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query'
 import { z } from 'zod/mini'
 import { api } from '@/lib/api-client'
-import { webhookKeys } from '../webhooks-keys'
+import { webhookKeys } from './keys'
 
 /** A webhook endpoint (extension `webhooks`): the secret itself is never sent again, only its hint. */
 export const webhookSchema = z.object({

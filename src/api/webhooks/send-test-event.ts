@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { z } from 'zod/mini'
 import { api } from '@/lib/api-client'
-import { webhookKeys } from '../webhooks-keys'
+import { webhookKeys } from './keys'
 
 const queuedSchema = z.object({ delivery_id: z.number(), event_id: z.string() })
 

@@ -4,8 +4,8 @@ import { ThrottleNotice, useThrottle } from '@/components/throttle-notice'
 import { withIsolated } from '@/components/isolated'
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
-import { resendConfirmation } from '@/features/auth/auth-api'
-import { useProfile } from '@/lib/api/profile'
+import { resendConfirmation } from '@/api/auth/resend-confirmation'
+import { useProfile } from '@/api/account/profile'
 import { errorMessage } from '@/lib/error-message'
 
 /**

@@ -16,12 +16,12 @@ function GlobeIcon() {
   )
 }
 
-/** The profile's language, saved with keepalive (lib/api/profile.ts): leaving the page does not cut it off. */
+/** The profile's language, saved with keepalive (api/account/profile.ts): leaving the page does not cut it off. */
 async function saveToProfile(lng: Language): Promise<boolean> {
   try {
     // loaded on demand: the signed-out pages carrying this switcher stay free of the profile schema
     const [{ profileOptions, updateProfile }, { queryClient }] = await Promise.all([
-      import('@/lib/api/profile'),
+      import('@/api/account/profile'),
       import('@/lib/query-client'),
     ])
     queryClient.setQueryData(profileOptions().queryKey, await updateProfile({ preferred_language: lng }))

@@ -1,5 +1,5 @@
 import { http, HttpResponse } from 'msw'
-import { render, screen, waitFor, within } from '@testing-library/react'
+import { render, screen, within } from '@testing-library/react'
 import { createMemoryRouter, RouterProvider } from 'react-router'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { proProfile } from '@/testing/fixtures'
@@ -62,8 +62,9 @@ describe('the shell', () => {
     expect(within(nav).getByRole('link', { name: 'Exports history' })).toHaveAttribute('aria-current', 'page')
     const balance = screen.getByRole('region', { name: 'Credit balance' })
     // the numbers sit in <bdi>s within the sentence
-    await waitFor(() => expect(within(balance).getByTestId('credits-subscription')).toHaveTextContent('1,234 of 5,000'))
-    expect(within(balance).getByText('300')).toBeInTheDocument()
+    expect(await within(balance).findByRole('button', { name: '1,534 credits left' })).toBeInTheDocument()
+    expect(within(balance).getByTestId('credits-subscription')).toHaveTextContent('1,234 of 5,000 left this period')
+    expect(within(balance).getByTestId('credits-purchased')).toHaveTextContent('300')
     expect(screen.getByRole('button', { name: 'Account menu' })).toBeInTheDocument()
     expect(screen.getByRole('link', { name: 'Skip to main content' })).toHaveAttribute('href', '#main')
   })

@@ -43,7 +43,7 @@ export function SignInForm() {
     }
     try {
       // the dashboard speaks the language saved in the profile from the first signed-in page on
-      const [{ profileOptions }, { queryClient }] = await Promise.all([import('@/lib/api/profile'), import('@/lib/query-client')])
+      const [{ profileOptions }, { queryClient }] = await Promise.all([import('@/api/account/profile'), import('@/lib/query-client')])
       const profile = await queryClient.fetchQuery(profileOptions())
       await changeLanguage(profile.preferred_language)
     } catch {

@@ -84,8 +84,7 @@ describe('useSearchFilters (address bar)', () => {
 
     await userEvent.click(screen.getByRole('button', { name: 'toggle phone' }))
     await waitFor(() => expect(state()).toEqual({ ...full, phone: true }))
-    // the address follows once the frame showing the change is on screen
-    await waitFor(() => expect(new URLSearchParams(router.state.location.search).get('phone')).toBe('1'))
+    expect(new URLSearchParams(router.state.location.search).get('phone')).toBe('1')
 
     await router.navigate(-1)
     await waitFor(() => expect(state()).toEqual(full))
@@ -109,7 +108,8 @@ describe('useSearchFilters (what a change renders)', () => {
     const { router } = renderWithProviders(<Recorder />, { route: '/search?country=DE&country=AT&email=1' })
     const first = seen.at(-1)!
     await userEvent.click(screen.getByRole('button', { name: 'website' }))
-    await waitFor(() => expect(new URLSearchParams(router.state.location.search).get('website')).toBe('1'))
+    await waitFor(() => expect(seen.at(-1)!.filters.website).toBe(true))
+    expect(new URLSearchParams(router.state.location.search).get('website')).toBe('1')
     const last = seen.at(-1)!
     expect(last.filters).toEqual({ ...first.filters, website: true })
     expect(last.setFilters).toBe(first.setFilters)
@@ -119,7 +119,7 @@ describe('useSearchFilters (what a change renders)', () => {
     expect(seen.filter((s) => s.filters.website).every((s) => s.filters === last.filters)).toBe(true)
   })
 
-  it('makes one history entry of changes within one frame', async () => {
+  it('makes one history entry of changes made at once, and the search shows both', async () => {
     function Twice() {
       const [filters, setFilters] = useSearchFilters()
       return (
@@ -136,11 +136,10 @@ describe('useSearchFilters (what a change renders)', () => {
     }
     const { router } = renderWithProviders(<Twice />, { route: '/search?country=DE' })
     await userEvent.click(screen.getByRole('button', { name: 'change' }))
-    expect(screen.getByRole('button', { name: 'both' })).toBeInTheDocument()
+    expect(await screen.findByRole('button', { name: 'both' })).toBeInTheDocument()
     await waitFor(() => expect(router.state.location.search).toBe('?country=DE&phone=1&website=1'))
-    expect(router.state.historyAction).toBe('PUSH')
     await router.navigate(-1)
     await waitFor(() => expect(router.state.location.search).toBe('?country=DE'))
-    expect(screen.getByRole('button', { name: 'change' })).toBeInTheDocument()
+    expect(await screen.findByRole('button', { name: 'change' })).toBeInTheDocument()
   })
 })

@@ -1,6 +1,6 @@
 import { useMemo } from 'react'
 import { z } from 'zod/mini'
-import { useCapabilityInfo } from '@/lib/api/capabilities'
+import { useCapabilityInfo } from '@/api/capabilities/get-capabilities'
 
 /**
  * The extension `webhooks` as GET /api/capabilities/ describes it (decisions.md): the events an

@@ -2,8 +2,8 @@ import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { Alert } from '@/components/ui/alert'
 import { paths } from '@/config/paths'
-import { useCapability } from '@/lib/api/capabilities'
-import type { Profile } from '@/lib/api/profile'
+import { useCapability } from '@/api/capabilities/get-capabilities'
+import type { Profile } from '@/api/account/profile'
 import { formatDate, formatNumber } from '@/lib/format'
 
 export function CreditsPanel({ profile }: { profile: Profile }) {

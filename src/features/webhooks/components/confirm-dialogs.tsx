@@ -4,10 +4,10 @@ import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { Dialog } from '@/components/ui/dialog'
 import { errorMessage } from '@/lib/error-message'
-import type { WebhookWithSecret } from '../api/create-webhook'
-import { useDeleteWebhook } from '../api/delete-webhook'
-import type { Webhook } from '../api/get-webhooks'
-import { useRotateWebhookSecret } from '../api/rotate-webhook-secret'
+import type { WebhookWithSecret } from '@/api/webhooks/create-webhook'
+import { useDeleteWebhook } from '@/api/webhooks/delete-webhook'
+import type { Webhook } from '@/api/webhooks/get-webhooks'
+import { useRotateWebhookSecret } from '@/api/webhooks/rotate-webhook-secret'
 
 /** The old secret stops working the moment the new one is made: said before, not after. */
 export function RotateDialog({

@@ -15,7 +15,7 @@ import {
   useCreateWebhook,
   type CreateWebhookForm,
   type WebhookWithSecret,
-} from '../api/create-webhook'
+} from '@/api/webhooks/create-webhook'
 import { EventName } from './event-name'
 
 /** The form's own messages (from the schema); anything else is the service's sentence, shown as sent. */

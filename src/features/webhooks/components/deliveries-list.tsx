@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/ui/button'
 import { Alert } from '@/components/ui/alert'
 import { formatDateTime, formatNumber } from '@/lib/format'
-import type { Delivery } from '../api/get-deliveries'
+import type { Delivery } from '@/api/webhooks/get-deliveries'
 import { EventName } from './event-name'
 
 type Shown = 'queued' | 'retrying' | 'delivering' | 'succeeded' | 'failed'

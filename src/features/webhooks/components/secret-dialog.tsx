@@ -4,7 +4,7 @@ import { withIsolated } from '@/components/isolated'
 import { Button } from '@/components/ui/button'
 import { CopyButton } from '@/components/ui/copy-button'
 import { Dialog } from '@/components/ui/dialog'
-import type { WebhookWithSecret } from '../api/create-webhook'
+import type { WebhookWithSecret } from '@/api/webhooks/create-webhook'
 
 /**
  * The signing secret, shown once (after adding an endpoint or rotating its secret): the dialog cannot
