@@ -43,6 +43,13 @@ export default defineConfig({
               priority: 20,
             },
             {
+              // the query library in one chunk: split by use, it came as six, each a request with its own
+              // imports (the signed-out pages load none of it)
+              name: 'query',
+              test: /[\\/]node_modules[\\/]@tanstack[\\/](query-core|react-query)[\\/]/,
+              priority: 15,
+            },
+            {
               // the app's own start-up code that the signed-out pages and the shell share
               name: 'app',
               test: /[\\/]src[\\/](lib[\\/](i18n|session|api-client|page-hints|use-hydrated|error-message|error-codes|use-document-title|format)|config[\\/]|components[\\/](ui[\\/](button|spinner|alert|field)|page-skeleton|throttle-notice)|boot[\\/]start|app[\\/](app|router|layout[\\/](route-error|language-switcher)))/,

@@ -92,10 +92,26 @@ describe('listParts', () => {
     ).toEqual(['Chiang Mai', 'Bang Rak'])
   })
 
+  it('attaches the Hebrew "ו" to the name it precedes, with a hyphen before a Latin name', () => {
+    // the Thai rule gave "בית קפה ו מאפייה"
+    expect(text('he', ['בית קפה', 'מאפייה'])).toBe('בית קפה ומאפייה')
+    expect(text('he', ['מסעדה', 'בית קפה', 'מאפייה'])).toBe('מסעדה, בית קפה ומאפייה')
+    expect(text('he', ['Bayern', 'München'])).toBe('Bayern ו-München')
+    expect(
+      listParts('he', ['בית קפה', 'מאפייה'])
+        .filter((p) => p.type === 'element')
+        .map((p) => p.value),
+    ).toEqual(['בית קפה', 'מאפייה'])
+  })
+
   it('leaves the lists of other languages as Intl writes them', () => {
     for (const lng of LANGUAGES.filter((l) => l !== 'th')) {
-      const items = ['Chiang Mai', 'Bang Rak', 'Phra Nakhon']
-      expect(text(lng, items), lng).toBe(new Intl.ListFormat(lng, { style: 'long', type: 'conjunction' }).format(items))
+      for (const items of [
+        ['Chiang Mai', 'Bang Rak', 'Phra Nakhon'],
+        ['בית קפה', 'מאפייה'],
+      ]) {
+        expect(text(lng, items), lng).toBe(new Intl.ListFormat(lng, { style: 'long', type: 'conjunction' }).format(items))
+      }
     }
   })
 })

@@ -84,14 +84,26 @@ export function formatBytes(lng: string, bytes: number): string {
   ).format(value)
 }
 
+const bareSpaceSeparator = new Map<string, boolean>()
+
 /**
- * A list of names ("A, B and C") as parts, so each name can sit in its own element. Languages whose
- * list separator is a bare space (Thai: "เชียงใหม่ บางรัก และพระนคร") would run multi-word names
- * together ("Chiang Mai Bang Rak"), so a bare-space separator becomes a comma, and a conjunction
+ * A list of names ("A, B and C") as parts, so each name can sit in its own element: the one way the
+ * app joins a list, as Intl writes it in the active language (Hebrew's "ו" stays attached to the name
+ * it precedes: "בית קפה ומאפייה", "Bayern ו-München"). Languages whose list separator is a bare space
+ * (Thai, written without spaces between words: "เชียงใหม่ บางรัก และพระนคร") would run multi-word names
+ * together ("Chiang Mai Bang Rak"), so there a bare-space separator becomes a comma, and a conjunction
  * written against a name ("และPhra Nakhon") gets a space on that side.
  */
 export function listParts(lng: string, items: readonly string[]): { type: 'element' | 'literal'; value: string }[] {
-  const parts = cached(`list:${lng}`, () => new Intl.ListFormat(lng, { style: 'long', type: 'conjunction' })).formatToParts(items)
+  const format = cached(`list:${lng}`, () => new Intl.ListFormat(lng, { style: 'long', type: 'conjunction' }))
+  const parts = format.formatToParts(items)
+  let bareSpace = bareSpaceSeparator.get(lng)
+  if (bareSpace === undefined) {
+    // a two-name list has no separator to look at: ask for three once per language
+    bareSpace = /^\s+$/u.test(format.formatToParts(['a', 'b', 'c'])[1]!.value)
+    bareSpaceSeparator.set(lng, bareSpace)
+  }
+  if (!bareSpace) return parts
   return parts.map((p, i) => {
     if (p.type !== 'literal') return { type: 'element', value: p.value }
     if (/^\s+$/u.test(p.value)) return { type: 'literal', value: ', ' }

@@ -1,12 +1,25 @@
-import { lazy, Suspense, useCallback, useEffect, useRef, useState, type ReactNode, type RefObject } from 'react'
+import {
+  createElement,
+  lazy,
+  Suspense,
+  useCallback,
+  useEffect,
+  useRef,
+  useState,
+  type ComponentType,
+  type ReactNode,
+  type RefObject,
+} from 'react'
 import { useQueryClient } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
 import { Link, NavLink, useLocation } from 'react-router'
 import { buttonClass } from '@/components/ui/button'
 import { paths } from '@/config/paths'
-import { useCapability } from '@/lib/api/capabilities'
-import { useProfile } from '@/lib/api/profile'
+import { useCapability } from '@/api/capabilities/get-capabilities'
+import { useProfile } from '@/api/account/profile'
 import { changeLanguage, i18n, loadPageNamespaces } from '@/lib/i18n'
+import { useOnline } from '@/lib/use-online'
+import OfflineNotice from '@/components/offline-notice'
 import { CreditBalance } from './credit-balance'
 import { LanguageSwitcher } from './language-switcher'
 import { UserMenu } from './user-menu'
@@ -16,9 +29,8 @@ import { UserMenu } from './user-menu'
 const ConfirmEmailBanner = lazy(() => import('./confirm-banner').then((m) => ({ default: m.ConfirmEmailBanner })))
 
 // the count of new leads in watched searches (extension watched_searches): only where the service offers it
-const WatchedNewsBadge = lazy(() =>
-  Promise.all([import('@/features/history/components/watched-news-badge'), loadPageNamespaces(['history'])]).then(([m]) => m),
-)
+const loadWatchedNewsBadge = () =>
+  Promise.all([import('@/features/history/components/watched-news-badge'), loadPageNamespaces(['history'])]).then(([m]) => m.default)
 
 const NAV = [
   { to: paths.search, key: 'nav.search' },
@@ -38,19 +50,32 @@ const linkClass = ({ isActive }: { isActive: boolean }) =>
   }`
 
 /**
- * Signed in only (the capabilities need the session and its query client). The count is not needed to
- * use the page, so its code and its requests wait until the first load is over and the browser is idle
- * (check-budgets counts them apart, as deferred).
+ * A component whose code waits until the first load is over and the browser is idle (check-budgets
+ * counts it apart, as deferred), asked for only while `wanted` and online. React.lazy would throw a
+ * chunk that cannot be fetched (the network went away meanwhile) to the route's error boundary, losing
+ * the whole page for a detail: it is left out, and asked for again when the browser is back online.
  */
-function HistoryNavBadge() {
-  const offered = useCapability('watched_searches') === true
+function useDeferredComponent(load: () => Promise<ComponentType>, wanted = true): ReactNode {
   const settled = useAfterFirstLoad()
-  if (!offered || !settled) return null
-  return (
-    <Suspense fallback={null}>
-      <WatchedNewsBadge />
-    </Suspense>
-  )
+  const online = useOnline()
+  const [Component, setComponent] = useState<ComponentType | null>(null)
+  useEffect(() => {
+    if (!wanted || !settled || !online || Component) return
+    let current = true
+    load().then(
+      (loaded) => current && setComponent(() => loaded),
+      () => undefined,
+    )
+    return () => {
+      current = false
+    }
+  }, [load, wanted, settled, online, Component])
+  return Component ? createElement(Component) : null
+}
+
+/** Signed in only (the capabilities need the session and its query client); the count is not needed to use the page. */
+function HistoryNavBadge() {
+  return useDeferredComponent(loadWatchedNewsBadge, useCapability('watched_searches') === true)
 }
 
 /** A link to an extension's page: nothing until the service says it offers it (signed in only). */
@@ -254,6 +279,7 @@ export function AppShell({ signedIn, children }: { signedIn: boolean; children: 
             )}
           </div>
         </div>
+        <OfflineNotice />
         {signedIn && menuOpen && (
           <div id="mobile-nav" ref={drawerRef} className="border-t border-slate-200 px-3 pb-3 lg:hidden dark:border-slate-800">
             <nav aria-label={t('nav.label')} className="flex flex-col gap-1 pt-2">

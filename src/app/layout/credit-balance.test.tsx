@@ -1,7 +1,8 @@
-import { screen, waitFor } from '@testing-library/react'
+import { screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
 import { http, HttpResponse } from 'msw'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { capabilitiesOptions } from '@/lib/api/capabilities'
+import { capabilitiesOptions } from '@/api/capabilities/get-capabilities'
 import { changeLanguage } from '@/lib/i18n'
 import { resetSessionForTests, setTokensForTests } from '@/lib/session'
 import { server } from '@/testing/msw-server'
@@ -24,10 +25,16 @@ const profile = {
   preferred_language: 'en',
 }
 
+const withProfile = (extra: Record<string, unknown>) =>
+  server.use(http.get('/api/user/profile/', () => HttpResponse.json({ ...profile, ...extra })))
+
+/** The header's button, once the profile is in. */
+const balanceButton = () => screen.findByRole('button', { name: /left$/ })
+
 async function subscriptionShown(remaining: number, total: number) {
-  server.use(http.get('/api/user/profile/', () => HttpResponse.json({ ...profile, remaining_credits: remaining, total_credits: total })))
+  withProfile({ remaining_credits: remaining, total_credits: total })
   renderWithProviders(<CreditBalance />)
-  await screen.findByText('300')
+  await balanceButton()
   return screen.getByTestId('credits-subscription').textContent
 }
 
@@ -37,16 +44,56 @@ beforeEach(() => {
 })
 
 describe('credit balance', () => {
+  it('reads as a balance: what the account can spend, subscription and purchased together', async () => {
+    withProfile({ remaining_credits: 250, purchased_credits_available: 300 })
+    renderWithProviders(<CreditBalance />)
+    expect(await balanceButton()).toHaveTextContent('550 credits left')
+  })
+
+  it('says "credit" for one', async () => {
+    withProfile({ remaining_credits: 1, purchased_credits_available: 0 })
+    renderWithProviders(<CreditBalance />)
+    expect(await balanceButton()).toHaveTextContent(/^1 credit left$/)
+  })
+
+  it('shows where the credits come from behind the button, and Escape puts them away', async () => {
+    const user = userEvent.setup()
+    withProfile({ remaining_credits: 250, purchased_credits_available: 300 })
+    renderWithProviders(<CreditBalance />)
+    const button = await balanceButton()
+    const breakdown = document.getElementById(button.getAttribute('aria-controls') ?? '')!
+    expect(button).toHaveAttribute('aria-expanded', 'false')
+    expect(breakdown).not.toBeVisible()
+    await user.click(button)
+    expect(button).toHaveAttribute('aria-expanded', 'true')
+    expect(breakdown).toBeVisible()
+    expect(within(breakdown).getByTestId('credits-subscription')).toHaveTextContent('250 of 1,000 left this period')
+    expect(within(breakdown).getByTestId('credits-purchased')).toHaveTextContent('300')
+    await user.keyboard('{Escape}')
+    expect(breakdown).not.toBeVisible()
+    expect(button).toHaveFocus()
+  })
+
   it('shows the subscription credits left of the period total', async () => {
-    expect(await subscriptionShown(250, 1000)).toBe('250 of 1,000')
+    expect(await subscriptionShown(250, 1000)).toBe('250 of 1,000 left this period')
   })
 
   it('still shows "of" when exactly the total is left', async () => {
-    expect(await subscriptionShown(1000, 1000)).toBe('1,000 of 1,000')
+    expect(await subscriptionShown(1000, 1000)).toBe('1,000 of 1,000 left this period')
   })
 
   it('shows only the number when grants or rollovers put the credits above the total', async () => {
     expect(await subscriptionShown(3298, 1000)).toBe('3,298')
+  })
+
+  it('counts no subscription credits for an account whose address is not confirmed yet', async () => {
+    // as the service sends it before the confirmation: the plan's total, nothing of it granted
+    withProfile({ email_confirmed: false, remaining_credits: 0, total_credits: 100, purchased_credits_available: 0 })
+    renderWithProviders(<CreditBalance />)
+    expect(await balanceButton()).toHaveTextContent('0 credits left')
+    expect(screen.queryByTestId('credits-subscription')).toBeNull()
+    expect(screen.queryByText(/of 100/)).toBeNull()
+    expect(screen.getByText("Your plan's credits arrive once you confirm your email address.")).toBeInTheDocument()
   })
 
   describe('purchased credits about to expire (issue 21)', () => {
@@ -78,12 +125,14 @@ describe('credit balance', () => {
 
     it('isolates each number of the sentence in a <bdi>', async () => {
       await changeLanguage('he')
-      server.use(http.get('/api/user/profile/', () => HttpResponse.json({ ...profile, remaining_credits: 250, total_credits: 1000 })))
+      withProfile({ remaining_credits: 250, total_credits: 1000, purchased_credits_available: 1300 })
       renderWithProviders(<CreditBalance />)
-      await screen.findByText('300')
+      const button = await screen.findByRole('button', { name: /קרדיטים/ })
+      expect([...button.querySelectorAll('bdi')].map((b) => b.textContent)).toEqual(['1,550'])
+      expect(button).toHaveTextContent('נותרו 1,550 קרדיטים')
       const shown = screen.getByTestId('credits-subscription')
       expect([...shown.querySelectorAll('bdi')].map((b) => b.textContent)).toEqual(['250', '1,000'])
-      expect(shown.textContent).toBe('250 מתוך 1,000')
+      expect(shown.textContent).toBe('נותרו 250 מתוך 1,000 בתקופה זו')
     })
   })
 })

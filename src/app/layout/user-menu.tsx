@@ -1,9 +1,9 @@
-import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { paths } from '@/config/paths'
-import { useProfile } from '@/lib/api/profile'
+import { useProfile } from '@/api/account/profile'
 import { signOut } from '@/lib/session'
+import { useDisclosure } from './use-disclosure'
 
 function initials(first: string, last: string, email: string) {
   const s = `${first.trim().charAt(0)}${last.trim().charAt(0)}`
@@ -18,44 +18,16 @@ const itemClass =
 
 /**
  * The account menu as a disclosure (a button with aria-expanded/aria-controls showing a list of a
- * link and a button), which needs no menu library: Tab and Enter reach the items, Escape closes and
- * puts the focus back on the button, a click or the focus going elsewhere closes it. The panel opens
- * under the button's end edge (right in English, left in Hebrew).
+ * link and a button, `useDisclosure`): Tab and Enter reach the items. The panel opens under the
+ * button's end edge (right in English, left in Hebrew).
  */
 export function UserMenu() {
   const { t } = useTranslation('common')
   const { data: profile } = useProfile()
-  const [open, setOpen] = useState(false)
-  const rootRef = useRef<HTMLDivElement>(null)
-  const buttonRef = useRef<HTMLButtonElement>(null)
-
-  useEffect(() => {
-    if (!open) return
-    const closeOutside = (e: PointerEvent) => {
-      if (e.target instanceof Node && !rootRef.current?.contains(e.target)) setOpen(false)
-    }
-    const closeOnEscape = (e: KeyboardEvent) => {
-      if (e.key !== 'Escape') return
-      setOpen(false)
-      buttonRef.current?.focus()
-    }
-    document.addEventListener('pointerdown', closeOutside)
-    document.addEventListener('keydown', closeOnEscape)
-    return () => {
-      document.removeEventListener('pointerdown', closeOutside)
-      document.removeEventListener('keydown', closeOnEscape)
-    }
-  }, [open])
+  const { open, setOpen, rootRef, buttonRef, onBlur } = useDisclosure()
 
   return (
-    <div
-      ref={rootRef}
-      className="relative flex shrink-0"
-      onBlur={(e) => {
-        // Tab past the last item (or Shift+Tab before the button) closes it
-        if (e.relatedTarget instanceof Node && !e.currentTarget.contains(e.relatedTarget)) setOpen(false)
-      }}
-    >
+    <div ref={rootRef} className="relative flex shrink-0" onBlur={onBlur}>
       <button
         ref={buttonRef}
         type="button"
