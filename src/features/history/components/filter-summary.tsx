@@ -5,8 +5,11 @@ import { countryName, listParts } from '@/lib/format'
 import type { HistoryFilters } from '@/api/history/get-search-history'
 import { categoriesOptions, level1ListOptions, level2Options, level3ListOptions } from '@/api/history/lookups'
 
-/** What was searched, in words: country names from Intl, place and category names from the service. */
-export function FilterSummary({ filters }: { filters: HistoryFilters }) {
+/**
+ * What was searched, in words: country names from Intl, place and category names from the service.
+ * `inline`: one run of text for a table cell, the labels left to screen readers.
+ */
+export function FilterSummary({ filters, inline = false }: { filters: HistoryFilters; inline?: boolean }) {
   const { t, i18n } = useTranslation('history')
   const lng = i18n.language
   const countries = filters.countries
@@ -56,15 +59,38 @@ export function FilterSummary({ filters }: { filters: HistoryFilters }) {
   const list = (items: string[]): ReactNode =>
     listParts(lng, items).map((p, i) => (p.type === 'element' ? <bdi key={i}>{p.value}</bdi> : p.value))
 
-  const rows: [string, ReactNode][] = []
+  // [label, value, the value in a table cell where the label is not seen (when the value alone would not say it)]
+  const rows: [string, ReactNode, ReactNode?][] = []
   if (countries.length) rows.push([t('filters.countries'), list(countries.map((c) => countryName(lng, c)))])
   if (categoryNames.length) rows.push([t('filters.categories'), list(categoryNames)])
   if (places.length) rows.push([t('filters.places'), list(places)])
-  if (flags.length) rows.push([t('filters.only'), list(flags)])
+  if (flags.length) {
+    const words = listParts(lng, flags)
+      .map((p) => p.value)
+      .join('')
+    rows.push([t('filters.only'), list(flags), t('filters.onlyWith', { list: words })])
+  }
   if (filters.main_activity_only) rows.push([t('filters.match'), t('filters.mainActivity')])
 
   if (!rows.length) {
     return <p className="text-sm text-slate-700 dark:text-slate-300">{t('filters.all')}</p>
+  }
+  if (inline) {
+    return (
+      <p className="text-sm">
+        {rows.map(([label, value, cell], i) => (
+          <span key={label}>
+            {i > 0 && <span aria-hidden="true"> · </span>}
+            {cell ?? (
+              <>
+                <span className="sr-only">{label}: </span>
+                {value}
+              </>
+            )}
+          </span>
+        ))}
+      </p>
+    )
   }
   return (
     <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">

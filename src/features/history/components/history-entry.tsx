@@ -1,70 +1,97 @@
-import { useMutation } from '@tanstack/react-query'
-import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Link, useNavigate } from 'react-router'
+import { Link } from 'react-router'
 import { Alert } from '@/components/ui/alert'
 import { Button, buttonClass } from '@/components/ui/button'
 import { paths } from '@/config/paths'
 import { ApiError } from '@/lib/api-client'
 import { formatBytes, formatDateTime, formatNumber } from '@/lib/format'
-import { getDownload, startBrowserDownload } from '@/api/exports/get-download'
-import { useRetryExport } from '@/api/exports/retry-export'
-import { exportPhase } from '@/domain/export-status'
 import { type HistoryEntry } from '@/api/history/get-search-history'
+import { useEntryActions, type EntryActions } from '../hooks/use-entry-actions'
 import { searchLinkFor } from '../search-link'
 import { FilterSummary } from './filter-summary'
 import { WatchControls, WatchedNews } from './watch-controls'
 
-const phaseTone = {
+export const phaseTone = {
   completed: 'bg-emerald-100 text-emerald-900 dark:bg-emerald-950 dark:text-emerald-100',
   failed: 'bg-red-100 text-red-900 dark:bg-red-950 dark:text-red-100',
   running: 'bg-sky-100 text-sky-900 dark:bg-sky-950 dark:text-sky-100',
 } as const
 
-const detailOf = (e: unknown) => (e instanceof ApiError ? e.detail : e instanceof Error ? e.message : String(e))
+export const detailOf = (e: unknown) => (e instanceof ApiError ? e.detail : e instanceof Error ? e.message : String(e))
 
-export function HistoryEntryCard({
-  entry,
-  freshAllowed,
-  onFresh,
-  now,
-  watch,
-}: {
-  entry: HistoryEntry
+/** What the card and the table's details share: how fresh data is offered and what watching adds. */
+export interface EntryContext {
   /** The profile's can_download_fresh_exports; undefined while unknown. */
   freshAllowed: boolean | undefined
   onFresh: (searchId: string) => void
-  /** For tests; the moment of the first render otherwise. */
-  now?: number
   /** Extension `watched_searches` (absent: the service lacks it): the name limit and this search's new leads (undefined while checking). */
   watch?: { nameMax: number; news: number | undefined } | undefined
-}) {
+}
+
+/** The id of the line saying a retry is free, which the retry buttons point to (aria-describedby). */
+export const retryFreeId = (entry: HistoryEntry) => `export-${entry.search_id}-retry-free`
+
+/**
+ * The search's name, or its number, and the export it takes fresh data from. `stacked`: the number and
+ * the origin on a line of their own under the name (a narrow table cell).
+ */
+export function EntryTitle({ entry, stacked = false }: { entry: HistoryEntry; stacked?: boolean }) {
+  const { t } = useTranslation('history')
+  const aside = `text-sm font-normal text-slate-600 dark:text-slate-400 ${stacked ? 'me-2 inline-block whitespace-nowrap' : 'ms-2'}`
+  const label = t('entry.label', { id: entry.search_id })
+  return (
+    <>
+      {entry.name ? (
+        <>
+          {/* the name is the person's text: isolated, so its direction cannot reorder the label beside it */}
+          <bdi className={stacked ? 'block' : undefined}>{entry.name}</bdi>
+          <span className={aside}>{label}</span>
+        </>
+      ) : stacked ? (
+        <span className="me-2 inline-block whitespace-nowrap">{label}</span>
+      ) : (
+        label
+      )}
+      {entry.delta_of != null && <span className={aside}>{t('entry.delta', { id: entry.delta_of })}</span>}
+    </>
+  )
+}
+
+export function HistoryEntryCard({
+  entry,
+  now,
+  ...context
+}: { entry: HistoryEntry; /** For tests; the moment of the first render otherwise. */ now?: number } & EntryContext) {
+  const { t } = useTranslation('history')
+  const actions = useEntryActions(entry, now)
+  const titleId = `export-${entry.search_id}-title`
+  return (
+    <article
+      aria-labelledby={titleId}
+      className="rounded-lg border border-slate-200 bg-white p-4 shadow-xs dark:border-slate-800 dark:bg-slate-900"
+    >
+      <div className="flex flex-wrap items-start justify-between gap-2">
+        <h2 id={titleId} className="text-base font-semibold">
+          <EntryTitle entry={entry} />
+        </h2>
+        <span className={`rounded-full px-2.5 py-0.5 text-xs font-medium ${phaseTone[actions.phase]}`}>{t(`status.${actions.phase}`)}</span>
+      </div>
+      <EntryDetails entry={entry} actions={actions} {...context} />
+    </article>
+  )
+}
+
+/** Everything about one export below its title: the search in words, the figures, what went wrong, and every action. */
+export function EntryDetails({
+  entry,
+  actions,
+  freshAllowed,
+  onFresh,
+  watch,
+}: { entry: HistoryEntry; actions: EntryActions } & EntryContext) {
   const { t, i18n } = useTranslation('history')
   const lng = i18n.language
-  const navigate = useNavigate()
-  // asked at the moment of the click, never cached: the signed URL is time-limited (interface 3.3)
-  const download = useMutation({ mutationFn: (searchId: string) => getDownload(searchId) })
-  const retry = useRetryExport()
-  // the service is the judge of expiry (its clock may differ from ours): a 410 counts as expired
-  const [gone, setGone] = useState(false)
-  const [renderedAt] = useState(() => now ?? Date.now())
-
-  // History shows three states: waiting and running read the same here
-  const exportState = exportPhase(entry.status)
-  const phase = exportState === 'pending' ? 'running' : exportState
-  const expiresAt = entry.expires_at ? new Date(entry.expires_at) : null
-  const expired = phase === 'completed' && (gone || (expiresAt !== null && expiresAt.getTime() <= renderedAt))
-  const titleId = `export-${entry.search_id}-title`
-
-  const onDownload = () =>
-    download.mutate(entry.search_id, {
-      onSuccess: (d) => startBrowserDownload(d, entry.search_id),
-      onError: (e) => {
-        if (e instanceof ApiError && e.status === 410) setGone(true)
-      },
-    })
-
-  const onRetry = () => retry.mutate(entry.search_id, { onSuccess: (r) => navigate(paths.exportJob(r.search_id)) })
+  const { phase, expiresAt, expired, download, retry } = actions
 
   let linkText = t('entry.linkNone')
   if (phase === 'completed' && expiresAt) {
@@ -75,30 +102,7 @@ export function HistoryEntryCard({
   const format = entry.export_format ? entry.export_format.toUpperCase().replace('EXCEL', 'Excel') : null
 
   return (
-    <article
-      aria-labelledby={titleId}
-      className="rounded-lg border border-slate-200 bg-white p-4 shadow-xs dark:border-slate-800 dark:bg-slate-900"
-    >
-      <div className="flex flex-wrap items-start justify-between gap-2">
-        <h2 id={titleId} className="text-base font-semibold">
-          {entry.name ? (
-            <>
-              {/* the name is the person's text: isolated, so its direction cannot reorder the label beside it */}
-              <bdi>{entry.name}</bdi>
-              <span className="ms-2 text-sm font-normal text-slate-600 dark:text-slate-400">
-                {t('entry.label', { id: entry.search_id })}
-              </span>
-            </>
-          ) : (
-            t('entry.label', { id: entry.search_id })
-          )}
-          {entry.delta_of != null && (
-            <span className="ms-2 text-sm font-normal text-slate-600 dark:text-slate-400">{t('entry.delta', { id: entry.delta_of })}</span>
-          )}
-        </h2>
-        <span className={`rounded-full px-2.5 py-0.5 text-xs font-medium ${phaseTone[phase]}`}>{t(`status.${phase}`)}</span>
-      </div>
-
+    <>
       <div className="mt-3">
         <FilterSummary filters={entry.filters} />
       </div>
@@ -123,7 +127,15 @@ export function HistoryEntryCard({
         </div>
         <div>
           <dt className="text-slate-600 dark:text-slate-400">{t('entry.credits')}</dt>
-          <dd className="tabular-nums">{formatNumber(lng, entry.credits_charged)}</dd>
+          <dd className="tabular-nums">
+            {formatNumber(lng, entry.credits_charged)}
+            {/* a failed export keeps its charge and is retried without a new one (decisions.md, "Credits") */}
+            {phase === 'failed' && (
+              <span id={retryFreeId(entry)} className="block text-xs text-slate-600 dark:text-slate-400">
+                {t('entry.retryFree')}
+              </span>
+            )}
+          </dd>
         </div>
         <div>
           <dt className="text-slate-600 dark:text-slate-400">{t('entry.link')}</dt>
@@ -153,7 +165,7 @@ export function HistoryEntryCard({
         </p>
       )}
       {watch && freshAllowed !== false && phase === 'completed' && <WatchedNews entry={entry} news={watch.news} onFresh={onFresh} />}
-      {download.isError && !(download.error instanceof ApiError && download.error.status === 410) && (
+      {actions.downloadFailed && (
         <Alert tone="error" className="mt-3">
           {t('downloadError', { detail: detailOf(download.error) })}
         </Alert>
@@ -166,7 +178,7 @@ export function HistoryEntryCard({
 
       <div role="group" aria-label={t('actions.group', { id: entry.search_id })} className="mt-4 flex flex-wrap gap-2">
         {phase === 'completed' && !expired && (
-          <Button onClick={onDownload} loading={download.isPending}>
+          <Button onClick={actions.onDownload} loading={download.isPending}>
             {download.isPending ? t('actions.downloading') : t('actions.download')}
           </Button>
         )}
@@ -178,7 +190,7 @@ export function HistoryEntryCard({
           </Button>
         )}
         {phase === 'failed' && (
-          <Button onClick={onRetry} loading={retry.isPending}>
+          <Button onClick={actions.onRetry} loading={retry.isPending} aria-describedby={retryFreeId(entry)}>
             {retry.isPending ? t('actions.retrying') : t('actions.retry')}
           </Button>
         )}
@@ -192,6 +204,6 @@ export function HistoryEntryCard({
         </Link>
         {watch && <WatchControls entry={entry} nameMax={watch.nameMax} />}
       </div>
-    </article>
+    </>
   )
 }

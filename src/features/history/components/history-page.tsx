@@ -1,36 +1,64 @@
 import { useQuery } from '@tanstack/react-query'
-import { useState, type FormEvent } from 'react'
+import { useDeferredValue, useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Link, useSearchParams } from 'react-router'
+import { Link, useLocation, useNavigationType, useSearchParams } from 'react-router'
 import { Alert } from '@/components/ui/alert'
 import { Button, buttonClass } from '@/components/ui/button'
 import { paths } from '@/config/paths'
-import { profileOptions } from '@/lib/api/profile'
+import { profileOptions } from '@/api/account/profile'
 import { formatNumber } from '@/lib/format'
-import { searchHistoryOptions } from '@/api/history/get-search-history'
 import { useWatchedNews, useWatchedSearchesInfo } from '@/api/history/watched-news'
+import { filterFromParams, isFiltering, NO_FILTER, withFilter, type HistoryFilter } from '../history-filters'
+import { PAGE_SIZE, SEARCH_PAGE_SIZE, SEARCH_PAGES, useHistoryList } from '../hooks/use-history-list'
+import { useHistoryView } from '../hooks/use-history-view'
 import { DeltaDialog } from './delta-dialog'
 import { HistoryEntryCard } from './history-entry'
+import { HistoryTable } from './history-table'
+import { HistoryToolbar } from './history-toolbar'
 
-export const PAGE_SIZE = 20
+export { PAGE_SIZE }
 
 function pageFrom(params: URLSearchParams): number {
   const n = Number(params.get('page'))
   return Number.isInteger(n) && n >= 1 ? n : 1
 }
 
-/** The service pages the history (newest first); only one page is ever rendered, whatever the total. */
+/**
+ * The service pages the history (newest first); only one page is ever rendered, whatever the total.
+ * A search or filter reads the whole list (use-history-list.ts) and pages through what matches.
+ */
 export function HistoryPage() {
   const { t, i18n } = useTranslation('history')
   const [params, setParams] = useSearchParams()
-  const page = pageFrom(params)
+  const location = useLocation()
+  const navigationType = useNavigationType()
   // extension watched_searches: `?watched=1` lists the watched searches only
   const watchInfo = useWatchedSearchesInfo()
   const watchedOnly = Boolean(watchInfo) && params.get('watched') === '1'
   const profile = useQuery(profileOptions())
   // the account names this browser's own record, read when the service keeps no list (404)
   const account = profile.data ? String(profile.data.id) : undefined
-  const history = useQuery({ ...searchHistoryOptions(page, PAGE_SIZE, { watched: watchedOnly, account }), enabled: account !== undefined })
+  const [view, setView] = useHistoryView()
+
+  // The filter as typed, written to the address as it changes (replacing, not adding, history
+  // entries). The address catches up a render or two later, so it is read back only when it moves
+  // by itself: back and forward, or a link.
+  const [filter, setFilter] = useState(() => filterFromParams(params))
+  const [seenKey, setSeenKey] = useState(location.key)
+  if (location.key !== seenKey) {
+    setSeenKey(location.key)
+    if (navigationType !== 'REPLACE') setFilter(filterFromParams(params))
+  }
+  const changeFilter = (next: HistoryFilter) => {
+    setFilter(next)
+    setParams((prev) => withFilter(prev, next), { replace: true })
+  }
+  // typing stays quick on a long list: the list follows a beat behind
+  const shownFilter = useDeferredValue(filter)
+  const filtering = isFiltering(shownFilter)
+
+  const history = useHistoryList({ page: pageFrom(params), watched: watchedOnly, account, filter: shownFilter, lng: i18n.language })
+  const page = history.data?.page ?? pageFrom(params)
   const news = useWatchedNews()
   // `?fresh=<id>` (from the account page's plan for expiring credits) opens that export's fresh-data check
   const [freshFor, setFreshFor] = useState<string | null>(() => params.get('fresh') || null)
@@ -59,7 +87,16 @@ export function HistoryPage() {
   }
 
   const count = history.data?.count ?? 0
+  const total = history.data?.total ?? 0
   const pages = Math.max(1, Math.ceil(count / PAGE_SIZE))
+  const entries = history.data?.results ?? []
+  const context = {
+    freshAllowed: profile.data?.can_download_fresh_exports,
+    onFresh: setFreshFor,
+  }
+  const watchFor = (searchId: string) => (watchInfo ? { nameMax: watchInfo.nameMax, news: news.bySearch.get(searchId) } : undefined)
+  // an empty list with no filter has nothing to search: the toolbar shows once there is something
+  const showToolbar = filtering || isFiltering(filter) || total > 0
 
   return (
     <main className="mx-auto w-full min-w-0 max-w-5xl">
@@ -68,8 +105,10 @@ export function HistoryPage() {
           <h1 className="text-2xl font-semibold">{t('title')}</h1>
           <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{t('intro')}</p>
         </div>
-        {history.data && count > 0 && (
-          <p className="text-sm text-slate-600 dark:text-slate-400">{t('count', { count, n: formatNumber(i18n.language, count) })}</p>
+        {history.data && total > 0 && (
+          <p className="text-sm text-slate-600 dark:text-slate-400">
+            {t('count', { count: total, n: formatNumber(i18n.language, total) })}
+          </p>
         )}
       </div>
 
@@ -79,14 +118,35 @@ export function HistoryPage() {
         </Alert>
       )}
 
-      {watchInfo && <WatchFilter watchedOnly={watchedOnly} watchedCount={news.watchedCount} newTotal={news.total} />}
+      {watchInfo && <WatchFilter watchedOnly={watchedOnly} watchedCount={news.watchedCount} newTotal={news.total} filter={filter} />}
 
-      {history.isPending && <HistorySkeleton label={t('loading')} />}
+      {showToolbar && (
+        <HistoryToolbar
+          filter={filter}
+          onFilter={changeFilter}
+          view={view}
+          onView={setView}
+          listedCountries={history.data?.countries ?? []}
+        />
+      )}
+
+      {filtering && history.data && (
+        <div className="mb-4 text-sm text-slate-700 dark:text-slate-300" aria-live="polite">
+          <p>{t('filter.matches', { count, n: formatNumber(i18n.language, count), total: formatNumber(i18n.language, total) })}</p>
+          {history.data.truncated && (
+            <p className="mt-1 text-slate-600 dark:text-slate-400">
+              {t('filter.truncated', { n: formatNumber(i18n.language, SEARCH_PAGE_SIZE * SEARCH_PAGES) })}
+            </p>
+          )}
+        </div>
+      )}
+
+      {history.isPending && <HistorySkeleton label={filtering ? t('filter.searching') : t('loading')} />}
 
       {history.isError && !history.data && (
         <Alert tone="error" title={t('error.title')}>
           <div className="mt-2 flex flex-wrap gap-2">
-            <Button variant="secondary" onClick={() => void history.refetch()}>
+            <Button variant="secondary" onClick={history.refetch}>
               {t('error.retry')}
             </Button>
             {/* a page past the end (the list shrank, or a typed address) answers 404 */}
@@ -99,14 +159,24 @@ export function HistoryPage() {
         </Alert>
       )}
 
-      {history.data && count === 0 && page === 1 && watchedOnly && (
+      {history.data && count === 0 && filtering && (
+        <section className="rounded-lg border border-dashed border-slate-300 p-8 text-center dark:border-slate-700">
+          <h2 className="text-lg font-semibold">{t('filter.noneTitle')}</h2>
+          <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">{t('filter.noneBody')}</p>
+          <Button variant="secondary" className="mt-4" onClick={() => changeFilter(NO_FILTER)}>
+            {t('filter.clear')}
+          </Button>
+        </section>
+      )}
+
+      {history.data && count === 0 && page === 1 && !filtering && watchedOnly && (
         <section className="rounded-lg border border-dashed border-slate-300 p-8 text-center dark:border-slate-700">
           <h2 className="text-lg font-semibold">{t('watch.emptyTitle')}</h2>
           <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">{t('watch.emptyBody')}</p>
         </section>
       )}
 
-      {history.data && count === 0 && page === 1 && !watchedOnly && (
+      {history.data && count === 0 && page === 1 && !filtering && !watchedOnly && (
         <section className="rounded-lg border border-dashed border-slate-300 p-8 text-center dark:border-slate-700">
           <h2 className="text-lg font-semibold">{t('empty.title')}</h2>
           <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">{t('empty.body')}</p>
@@ -116,22 +186,19 @@ export function HistoryPage() {
         </section>
       )}
 
-      {history.data && history.data.results.length > 0 && (
-        <ol className="space-y-4" aria-busy={history.isPlaceholderData || undefined}>
-          {history.data.results.map((entry) => (
+      {entries.length > 0 && view === 'table' && <HistoryTable entries={entries} busy={history.busy} {...context} watchFor={watchFor} />}
+
+      {entries.length > 0 && view === 'cards' && (
+        <ol className="space-y-4" aria-busy={history.busy || undefined}>
+          {entries.map((entry) => (
             <li key={entry.search_id}>
-              <HistoryEntryCard
-                entry={entry}
-                freshAllowed={profile.data?.can_download_fresh_exports}
-                onFresh={setFreshFor}
-                watch={watchInfo ? { nameMax: watchInfo.nameMax, news: news.bySearch.get(entry.search_id) } : undefined}
-              />
+              <HistoryEntryCard entry={entry} {...context} watch={watchFor(entry.search_id)} />
             </li>
           ))}
         </ol>
       )}
 
-      {history.data && (pages > 1 || page > 1) && <Pagination page={page} pages={pages} onGo={goTo} busy={history.isPlaceholderData} />}
+      {history.data && (pages > 1 || page > 1) && <Pagination page={page} pages={pages} onGo={goTo} busy={history.busy} />}
 
       {freshFor !== null && <DeltaDialog searchId={freshFor} onClose={closeFresh} />}
     </main>
@@ -139,8 +206,23 @@ export function HistoryPage() {
 }
 
 /** All exports, or the watched searches only (with what is new in them). */
-function WatchFilter({ watchedOnly, watchedCount, newTotal }: { watchedOnly: boolean; watchedCount: number; newTotal: number }) {
+function WatchFilter({
+  watchedOnly,
+  watchedCount,
+  newTotal,
+  filter,
+}: {
+  watchedOnly: boolean
+  watchedCount: number
+  newTotal: number
+  /** Kept across the switch: "watched" narrows what is searched, it does not start over. */
+  filter: HistoryFilter
+}) {
   const { t, i18n } = useTranslation('history')
+  const href = (watched: boolean) => {
+    const qs = withFilter(new URLSearchParams(watched ? { watched: '1' } : {}), filter).toString()
+    return qs ? `${paths.history}?${qs}` : paths.history
+  }
   const tab = (active: boolean) =>
     `rounded-md px-3 py-1.5 text-sm font-medium ${
       active
@@ -149,10 +231,10 @@ function WatchFilter({ watchedOnly, watchedCount, newTotal }: { watchedOnly: boo
     }`
   return (
     <nav aria-label={t('watch.filterLabel')} className="mb-4 flex flex-wrap items-center gap-1">
-      <Link to={paths.history} className={tab(!watchedOnly)} aria-current={watchedOnly ? undefined : 'page'}>
+      <Link to={href(false)} className={tab(!watchedOnly)} aria-current={watchedOnly ? undefined : 'page'}>
         {t('watch.all')}
       </Link>
-      <Link to={`${paths.history}?watched=1`} className={tab(watchedOnly)} aria-current={watchedOnly ? 'page' : undefined}>
+      <Link to={href(true)} className={tab(watchedOnly)} aria-current={watchedOnly ? 'page' : undefined}>
         {t('watch.watchedTab', { formatted: formatNumber(i18n.language, watchedCount) })}
       </Link>
       {newTotal > 0 && (
