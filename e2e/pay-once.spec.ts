@@ -86,7 +86,7 @@ test('a file with chosen columns and German headers opens as a German spreadshee
   await signIn(page, account, '/search?country=DE&cap=25')
   await expect(page.locator('html')).toHaveAttribute('lang', 'de')
   await leadCount(page)
-  await page.getByRole('button', { name: /^Datei/ }).click()
+  await page.getByRole('button', { name: /datei/i }).click()
   await page.getByRole('button', { name: 'Spalten wählen' }).click()
   await page.getByRole('button', { name: 'Nur Kontaktdaten' }).click()
   await page.getByRole('button', { name: 'E-Mail nach oben' }).click()

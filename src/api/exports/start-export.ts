@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { z } from 'zod/mini'
 import { api, ApiError } from '@/lib/api-client'
-import { profileOptions } from '@/lib/api/profile'
+import { profileOptions } from '@/api/account/profile'
 import { historyKeys } from '../history/keys'
 import { looseNumber, looseText, optionalOpaqueId } from '../schemas'
 import { exportKeys } from './keys'
@@ -98,13 +98,15 @@ export function useStartExport() {
   return useMutation({
     mutationFn: startExport,
     // credits are charged when the export starts: the shell's balance must show it now, the leads it
-    // holds are the account's from now on, and History has a new entry
-    onSuccess: () =>
-      Promise.all([
+    // holds are the account's from now on, and History has a new entry. Marked stale at once, reloaded
+    // in the background: the person moves to the export page without waiting for the reloads.
+    onSuccess: () => {
+      void Promise.all([
         refreshBalance(),
         queryClient.invalidateQueries({ queryKey: exportKeys.ownedAll() }),
         queryClient.invalidateQueries({ queryKey: historyKeys.all }),
-      ]),
+      ])
+    },
     // a refusal means the balance shown was stale; a lost answer may have charged
     onError: (error) => {
       if (insufficientCredits(error) || error instanceof AnswerLostError) void refreshBalance()

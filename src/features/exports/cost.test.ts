@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { CreditLot } from '@/lib/api/profile'
+import type { CreditLot } from '@/api/account/profile'
 import { availableCredits, exportCost, planPayment } from './cost'
 
 const lot = (source: CreditLot['source'], credits: number, expires_at: string | null = null): CreditLot => ({ source, credits, expires_at })

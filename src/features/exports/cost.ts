@@ -1,4 +1,4 @@
-import type { CreditLot } from '@/lib/api/profile'
+import type { CreditLot } from '@/api/account/profile'
 
 /**
  * What an export will cost and who pays (interface part 1: 1 credit per lead). Which balance pays is

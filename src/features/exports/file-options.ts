@@ -1,8 +1,9 @@
 import { useSyncExternalStore } from 'react'
 import { useTranslation } from 'react-i18next'
 import { isLanguage, type Language } from '@/config/languages'
-import { useCapabilityInfo } from '@/lib/api/capabilities'
-import { useProfile } from '@/lib/api/profile'
+import { useCapabilityInfo } from '@/api/capabilities/get-capabilities'
+import { useProfile } from '@/api/account/profile'
+import { languageName } from '@/lib/format'
 
 /**
  * What the export extensions of the reference service add to a request (issue 11): leave out leads the
@@ -145,6 +146,13 @@ export function chosenColumns(prefs: FilePreferences, offered: readonly string[]
   const chosen = (prefs.columns ?? [...offered]).filter((c) => offered.includes(c))
   return chosen.length ? chosen : [...offered]
 }
+
+/**
+ * The file's language as its own sentences name it mid-sentence ("polski", "français", "Deutsch"):
+ * Intl's name, not the capitalised one of the language menu. The sentences are worded so that the name
+ * stands uninflected ("Nagłówki: polski", not "w języku Polski").
+ */
+export const fileLanguageName = (lng: string) => languageName(lng, lng)
 
 /** How a spreadsheet in `lng` expects numbers: its decimal mark, and the CSV separator that goes with it. */
 export function spreadsheetConventions(lng: string): { decimal: string; separator: ';' | ',' } {

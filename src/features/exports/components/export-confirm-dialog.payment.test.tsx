@@ -2,26 +2,12 @@ import { screen } from '@testing-library/react'
 import { http, HttpResponse } from 'msw'
 import { describe, expect, it } from 'vitest'
 import { emptyFilters } from '@/domain/search-filters'
-import { profileOptions, profileSchema } from '@/lib/api/profile'
 import { server } from '@/testing/msw-server'
-import { createTestQueryClient, renderWithProviders } from '@/testing/render'
+import { withBalance } from '@/testing/fixtures'
+import { renderWithProviders } from '@/testing/render'
 import { ExportConfirmDialog } from './export-confirm-dialog'
 
-/** Who pays (issue 21): said only as the service declares it (extension credit_order, `credit_lots`). */
-function withLots(subscription: number, purchased: number, creditLots: unknown) {
-  const queryClient = createTestQueryClient()
-  queryClient.setQueryData(
-    profileOptions().queryKey,
-    profileSchema().parse({
-      id: 1,
-      email: 'a@example.com',
-      remaining_credits: subscription,
-      purchased_credits_available: purchased,
-      credit_lots: creditLots,
-    }),
-  )
-  return queryClient
-}
+/* Who pays (issue 21): said only as the service declares it (extension credit_order, `credit_lots`). */
 
 const props = {
   open: true,
@@ -46,7 +32,7 @@ describe('export confirmation: who pays', () => {
   it('with credit_order, follows the service’s order: a cap of the expiring 500 is paid from purchased credits', async () => {
     creditOrder()
     renderWithProviders(<ExportConfirmDialog {...props} totalCount={5000} cap={500} />, {
-      queryClient: withLots(1000, 500, purchasedFirst),
+      queryClient: withBalance(1000, 500, { credit_lots: purchasedFirst }),
     })
     const dialog = await screen.findByRole('dialog', { name: 'Export 500 leads?' })
     expect(await screen.findByTestId('from-purchased')).toHaveTextContent('500')
@@ -61,14 +47,16 @@ describe('export confirmation: who pays', () => {
       { source: 'subscription', credits: 100, expires_at: '2026-12-01T00:00:00Z' },
       { source: 'purchased', credits: 40, expires_at: null },
     ]
-    renderWithProviders(<ExportConfirmDialog {...props} totalCount={500} cap={120} />, { queryClient: withLots(100, 40, lots) })
+    renderWithProviders(<ExportConfirmDialog {...props} totalCount={500} cap={120} />, {
+      queryClient: withBalance(100, 40, { credit_lots: lots }),
+    })
     expect(await screen.findByTestId('from-subscription')).toHaveTextContent('100')
     expect(screen.getByTestId('from-purchased')).toHaveTextContent('20')
   })
 
   it('without credit_order (the interface alone), claims no split even when the profile lists lots', async () => {
     renderWithProviders(<ExportConfirmDialog {...props} totalCount={5000} cap={500} />, {
-      queryClient: withLots(1000, 500, purchasedFirst),
+      queryClient: withBalance(1000, 500, { credit_lots: purchasedFirst }),
     })
     const dialog = await screen.findByRole('dialog', { name: 'Export 500 leads?' })
     expect(await screen.findByTestId('balance-after')).toHaveTextContent('1,000 credits')
@@ -80,7 +68,7 @@ describe('export confirmation: who pays', () => {
   it('a credit list the dashboard cannot read leaves the profile readable and claims no split', async () => {
     creditOrder()
     renderWithProviders(<ExportConfirmDialog {...props} totalCount={5000} cap={500} />, {
-      queryClient: withLots(1000, 500, [{ source: 'gift', credits: 'many' }]),
+      queryClient: withBalance(1000, 500, { credit_lots: [{ source: 'gift', credits: 'many' }] }),
     })
     expect(await screen.findByTestId('balance-after')).toHaveTextContent('1,000 credits')
     expect(screen.queryByTestId('from-purchased')).toBeNull()

@@ -1,27 +1,14 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react'
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { http, HttpResponse } from 'msw'
 import { describe, expect, it, vi } from 'vitest'
+import { profileOptions } from '@/api/account/profile'
 import { emptyFilters } from '@/domain/search-filters'
-import { profileOptions, profileSchema } from '@/lib/api/profile'
+import { changeLanguage } from '@/lib/i18n'
 import { server } from '@/testing/msw-server'
-import { createTestQueryClient, renderWithProviders } from '@/testing/render'
+import { withBalance } from '@/testing/fixtures'
+import { renderWithProviders } from '@/testing/render'
 import { ExportConfirmDialog } from './export-confirm-dialog'
-
-function withBalance(subscription: number, purchased: number) {
-  const queryClient = createTestQueryClient()
-  queryClient.setQueryData(
-    profileOptions().queryKey,
-    profileSchema().parse({
-      id: 1,
-      email: 'a@example.com',
-      subscription_plan: { plan_type: 'Pro', monthly_credits: 1000, price_per_month: '49.00', link_expiration_days: 14 },
-      remaining_credits: subscription,
-      purchased_credits_available: purchased,
-    }),
-  )
-  return queryClient
-}
 
 const props = {
   open: true,
@@ -53,7 +40,7 @@ describe('export confirmation', () => {
     expect(screen.getByTestId('balance-after')).toHaveTextContent('20 credits')
     expect(dialog).not.toHaveTextContent('From your')
     expect(dialog).not.toHaveTextContent('subscription +')
-    expect(dialog).toHaveTextContent('The download link works for 14 days.')
+    expect(dialog).toHaveTextContent('The download link is valid for 14 days.')
     expect(screen.getByText('Excel (XLSX)').tagName).toBe('BDI')
 
     await userEvent.click(screen.getByRole('button', { name: 'Start export' }))
@@ -211,5 +198,48 @@ describe('export confirmation', () => {
     expect(body).toEqual({ search_id: 55, export_format: 'csv' })
     expect(ownedAsked).toBe(false)
     expect(screen.queryByRole('alert')).toBeNull()
+  })
+  describe('the file it makes', () => {
+    const COLUMNS = ['name', 'email', 'phone', 'website', 'address', 'city', 'country', 'rating']
+    const withColumns = (chosen: string[] | null) => {
+      localStorage.setItem('leads.export-file.7', JSON.stringify({ columns: chosen, spreadsheet: true }))
+      server.use(
+        http.get('*/api/capabilities/', () =>
+          HttpResponse.json({ export_columns: { version: 1, columns: COLUMNS }, file_locale: { version: 1, languages: ['en', 'pl'] } }),
+        ),
+      )
+    }
+
+    it('names the chosen columns in the file’s order, the rest counted, the whole list a click away', async () => {
+      withColumns(['email', 'name', 'phone', 'website', 'city', 'country', 'rating'])
+      renderWithProviders(<ExportConfirmDialog {...props} format="csv" totalCount={50} cap={null} />, { queryClient: withBalance(1000) })
+      expect(await screen.findByTestId('export-columns')).toHaveTextContent('7 of 8')
+      const names = await screen.findByTestId('export-column-names')
+      const summary = within(names).getByText('Email, Name, Phone, and 4 more')
+      expect(within(names).getByText('Email, Name, Phone, Website, City, Country, and Rating')).not.toBeVisible()
+      await userEvent.click(summary)
+      expect(within(names).getByText('Email, Name, Phone, Website, City, Country, and Rating')).toBeVisible()
+    })
+
+    it('names a short choice whole', async () => {
+      withColumns(['phone', 'name', 'email', 'city'])
+      renderWithProviders(<ExportConfirmDialog {...props} format="csv" totalCount={50} cap={null} />, { queryClient: withBalance(1000) })
+      expect(await screen.findByTestId('export-column-names')).toHaveTextContent(/^Phone, Name, Email, and City$/)
+    })
+
+    it('names the file’s language so that no language has to inflect it (Polish: „Nagłówki: polski”)', async () => {
+      withColumns(null)
+      await changeLanguage('pl')
+      try {
+        renderWithProviders(<ExportConfirmDialog {...props} format="csv" totalCount={50} cap={null} />, { queryClient: withBalance(1000) })
+        expect(await screen.findByTestId('export-file-kind')).toHaveTextContent(
+          'Nagłówki: polski, „;” między kolumnami, „,” jako separator dziesiętny',
+        )
+        // every column, the service's default: nothing to name
+        expect(screen.queryByTestId('export-columns')).toBeNull()
+      } finally {
+        await changeLanguage('en')
+      }
+    })
   })
 })

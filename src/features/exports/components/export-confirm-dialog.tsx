@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { useRef, useState } from 'react'
+import { lazy, Suspense, useRef, useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { Alert } from '@/components/ui/alert'
@@ -7,18 +7,30 @@ import { Button, buttonClass } from '@/components/ui/button'
 import { Dialog } from '@/components/ui/dialog'
 import { Spinner } from '@/components/ui/spinner'
 import { paths } from '@/config/paths'
-import { profileOptions, useProfile, type Profile } from '@/lib/api/profile'
+import { profileOptions, useProfile, type Profile } from '@/api/account/profile'
 import { ApiError } from '@/lib/api-client'
-import { useCapability } from '@/lib/api/capabilities'
+import { useCapability } from '@/api/capabilities/get-capabilities'
 import { errorMessage } from '@/lib/error-message'
 import { recordLocalExport } from '@/lib/local-exports'
 import { previewQuery, type SearchFilters } from '@/domain/search-filters'
-import { formatNumber, ownLanguageName } from '@/lib/format'
-import { isLanguage } from '@/config/languages'
+import { formatNumber } from '@/lib/format'
+import { loadPageNamespaces } from '@/lib/i18n'
 import { ownedOptions } from '@/api/exports/owned'
 import { AnswerLostError, insufficientCredits, useStartExport, type StartedExport } from '@/api/exports/start-export'
 import { exportCost, planPayment } from '../cost'
-import { chosenColumns, extensionFields, spreadsheetConventions, useExportExtensions, useFileOptions } from '../file-options'
+import {
+  chosenColumns,
+  extensionFields,
+  fileLanguageName,
+  spreadsheetConventions,
+  useExportExtensions,
+  useFileOptions,
+} from '../file-options'
+
+// the chosen columns are named in the person's language: the names load with the confirmation's first look at them
+const ColumnNames = lazy(() =>
+  Promise.all([import('./column-names'), loadPageNamespaces(['columns'])]).then(([m]) => ({ default: m.ColumnNames })),
+)
 
 export interface ExportConfirmDialogProps {
   open: boolean
@@ -185,73 +197,84 @@ export function ExportConfirmDialog({
               </span>
             </label>
           )}
-          <dl className="grid grid-cols-[1fr_auto] gap-x-4 gap-y-2">
-            <dt>
-              {t('cost')}
-              <span className="block text-xs text-slate-600 dark:text-slate-400">
-                {t('costExplained')}
-                {cap !== null && cap < totalCount ? ` · ${t('capped', { formatted: n(cap) })}` : ''}
-              </span>
-            </dt>
-            <dd className="text-end font-semibold tabular-nums" data-testid="export-cost">
-              {t('credits', { count: cost, formatted: n(cost) })}
-            </dd>
+          <dl className="space-y-2">
+            <Fact
+              label={
+                <>
+                  {t('cost')}
+                  <span className="block text-xs text-slate-600 dark:text-slate-400">
+                    {t('costExplained')}
+                    {cap !== null && cap < totalCount ? ` · ${t('capped', { formatted: n(cap) })}` : ''}
+                  </span>
+                </>
+              }
+              value={t('credits', { count: cost, formatted: n(cost) })}
+              valueClassName="font-semibold tabular-nums"
+              testId="export-cost"
+            />
             {skipping && saved > 0 && (
-              <>
-                <dt>{t('ownedLeftOut')}</dt>
-                <dd className="text-end tabular-nums" data-testid="export-saved">
-                  {n(saved)}
-                </dd>
-              </>
+              <Fact label={t('ownedLeftOut')} value={n(saved)} valueClassName="tabular-nums" testId="export-saved" />
             )}
-            <dt>{t('formatLabel')}</dt>
-            <dd className="text-end">
-              <bdi>{format === 'excel' ? 'Excel (XLSX)' : 'CSV'}</bdi>
-              {fields.file_locale && (
-                <span className="block text-xs text-slate-600 dark:text-slate-400" data-testid="export-file-kind">
-                  {format === 'csv'
-                    ? t('fileSpreadsheetHint', { language: ownLanguageName(fields.file_locale), ...spreadsheetConventions(lng) })
-                    : t('fileSpreadsheetHintExcel', { language: isLanguage(lng) ? ownLanguageName(lng) : lng })}
-                </span>
-              )}
-            </dd>
+            <Fact
+              label={t('formatLabel')}
+              value={<bdi>{format === 'excel' ? 'Excel (XLSX)' : 'CSV'}</bdi>}
+              note={
+                fields.file_locale && (
+                  <span data-testid="export-file-kind">
+                    {format === 'csv'
+                      ? t('fileSpreadsheetHint', { language: fileLanguageName(fields.file_locale), ...spreadsheetConventions(lng) })
+                      : t('fileSpreadsheetHintExcel', { language: fileLanguageName(fields.file_locale) })}
+                  </span>
+                )
+              }
+            />
             {columns && fields.columns && (
+              <Fact
+                label={t('columnsLabel')}
+                value={t('columnsSome', { chosen: n(columns.length), total: n(ext?.columns?.length ?? columns.length) })}
+                testId="export-columns"
+                note={
+                  <Suspense fallback={null}>
+                    <ColumnNames columns={columns} />
+                  </Suspense>
+                }
+              />
+            )}
+            {payment.enough && payment.split && (
               <>
-                <dt>{t('columnsTitle')}</dt>
-                <dd className="text-end" data-testid="export-columns">
-                  {t('columnsSome', { chosen: n(columns.length), total: n(ext?.columns?.length ?? columns.length) })}
-                </dd>
+                <Fact
+                  label={t('fromSubscription')}
+                  value={n(payment.split.fromSubscription)}
+                  valueClassName="tabular-nums"
+                  testId="from-subscription"
+                />
+                <Fact
+                  label={t('fromPurchased')}
+                  value={n(payment.split.fromPurchased)}
+                  valueClassName="tabular-nums"
+                  testId="from-purchased"
+                />
               </>
             )}
             {payment.enough && (
-              <>
-                {payment.split && (
+              <Fact
+                label={
                   <>
-                    <dt>{t('fromSubscription')}</dt>
-                    <dd className="text-end tabular-nums" data-testid="from-subscription">
-                      {n(payment.split.fromSubscription)}
-                    </dd>
-                    <dt>{t('fromPurchased')}</dt>
-                    <dd className="text-end tabular-nums" data-testid="from-purchased">
-                      {n(payment.split.fromPurchased)}
-                    </dd>
+                    {t('balanceAfter')}
+                    {payment.split && (
+                      <span className="block text-xs text-slate-600 dark:text-slate-400">
+                        {t('balanceSplit', {
+                          subscription: n(payment.split.after.subscription),
+                          purchased: n(payment.split.after.purchased),
+                        })}
+                      </span>
+                    )}
                   </>
-                )}
-                <dt>
-                  {t('balanceAfter')}
-                  {payment.split && (
-                    <span className="block text-xs text-slate-600 dark:text-slate-400">
-                      {t('balanceSplit', {
-                        subscription: n(payment.split.after.subscription),
-                        purchased: n(payment.split.after.purchased),
-                      })}
-                    </span>
-                  )}
-                </dt>
-                <dd className="text-end font-semibold tabular-nums" data-testid="balance-after">
-                  {t('credits', { count: payment.afterTotal, formatted: n(payment.afterTotal) })}
-                </dd>
-              </>
+                }
+                value={t('credits', { count: payment.afterTotal, formatted: n(payment.afterTotal) })}
+                valueClassName="font-semibold tabular-nums"
+                testId="balance-after"
+              />
             )}
           </dl>
           {linkDays !== undefined && linkDays > 0 && <p>{t('linkDays', { count: linkDays, formatted: n(linkDays) })}</p>}
@@ -292,6 +315,35 @@ export function ExportConfirmDialog({
         </div>
       )}
     </Dialog>
+  )
+}
+
+/**
+ * One line of the summary. The label keeps room to wrap in any language (9rem at least, the rest of the
+ * line beside a short value); a value that does not fit beside it goes below it, at the end; a note on
+ * the value (the file's language, the columns' names) takes the whole width under both.
+ */
+function Fact({
+  label,
+  value,
+  valueClassName = '',
+  testId,
+  note,
+}: {
+  label: ReactNode
+  value: ReactNode
+  valueClassName?: string
+  testId?: string
+  note?: ReactNode
+}) {
+  return (
+    <div className="flex flex-wrap items-baseline gap-x-4 gap-y-0.5">
+      <dt className="min-w-0 flex-[1_1_9rem]">{label}</dt>
+      <dd className={`ms-auto text-end ${valueClassName}`} data-testid={testId}>
+        {value}
+      </dd>
+      {note && <dd className="basis-full text-xs text-slate-600 dark:text-slate-400">{note}</dd>}
+    </div>
   )
 }
 

@@ -3,8 +3,8 @@ import userEvent from '@testing-library/user-event'
 import { http, HttpResponse } from 'msw'
 import { describe, expect, it, vi } from 'vitest'
 import { emptyFilters } from '@/domain/search-filters'
-import { capabilitiesOptions } from '@/lib/api/capabilities'
-import { profileOptions, profileSchema } from '@/lib/api/profile'
+import { capabilitiesOptions } from '@/api/capabilities/get-capabilities'
+import { profileOptions, profileSchema } from '@/api/account/profile'
 import { changeLanguage } from '@/lib/i18n'
 import { server } from '@/testing/msw-server'
 import { createTestQueryClient, renderWithProviders } from '@/testing/render'
@@ -61,7 +61,7 @@ describe('export extensions in the search builder', () => {
     withExtensions()
     const queryClient = signedIn(7)
     const { unmount } = renderWithProviders(<ExportExtras filters={filters} ready onCap={() => {}} />, { queryClient })
-    await userEvent.click(await screen.findByRole('button', { name: /File/ }))
+    await userEvent.click(await screen.findByRole('button', { name: /file/i }))
     expect(await screen.findByTestId('columns-summary')).toHaveTextContent('all 8')
     await userEvent.click(screen.getByRole('button', { name: 'Choose columns' }))
     await userEvent.click(await screen.findByRole('button', { name: 'Contact details only' }))
@@ -87,7 +87,7 @@ describe('export extensions in the search builder', () => {
 
     // another account in the same browser has its own choice
     renderWithProviders(<ExportExtras filters={filters} ready onCap={() => {}} />, { queryClient: signedIn(8) })
-    await userEvent.click(await screen.findByRole('button', { name: /File/ }))
+    await userEvent.click(await screen.findByRole('button', { name: /file/i }))
     expect(await screen.findByTestId('columns-summary')).toHaveTextContent('all 8')
   })
 
@@ -96,7 +96,7 @@ describe('export extensions in the search builder', () => {
     await changeLanguage('de')
     try {
       renderWithProviders(<ExportExtras filters={{ ...filters, format: 'csv' }} ready onCap={() => {}} />, { queryClient: signedIn() })
-      await userEvent.click(await screen.findByRole('button', { name: /Datei/ }))
+      await userEvent.click(await screen.findByRole('button', { name: /datei/i }))
       const ready = await screen.findByRole('radio', { name: /Deutsch/ })
       expect(ready).toBeChecked()
       await waitFor(() => expect(ready.closest('label')).toHaveTextContent('„;“'))

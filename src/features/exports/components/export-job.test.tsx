@@ -2,9 +2,15 @@ import { screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { http, HttpResponse } from 'msw'
 import { describe, expect, it, vi } from 'vitest'
+import { recordLocalExport } from '@/lib/local-exports'
+import { withBalance } from '@/testing/fixtures'
 import { server } from '@/testing/msw-server'
 import { renderWithProviders } from '@/testing/render'
 import { ExportJob } from './export-job'
+
+/** The page inside the shell, which has read the profile (account 7); `fresh`: the plan's fresh-data exports. */
+const renderPage = ({ fresh = true } = {}) =>
+  renderWithProviders(<ExportJob searchId="7" />, { queryClient: withBalance(100, 0, { can_download_fresh_exports: fresh }) })
 
 function statusIs(body: Record<string, unknown>) {
   let calls = 0
@@ -17,7 +23,7 @@ function statusIs(body: Record<string, unknown>) {
   return () => calls
 }
 
-function descriptorIs() {
+function descriptorIs(expiresAt = new Date(Date.now() + 3 * 86_400_000 + 60_000)) {
   server.use(
     http.get('*/api/download-completed-csv/7/', () =>
       HttpResponse.json({
@@ -25,33 +31,36 @@ function descriptorIs() {
         filename: 'leads-7.csv',
         file_size_bytes: 1_450_000,
         file_size_mb: 1.45,
-        expires_at: new Date(Date.now() + 3 * 86_400_000 + 60_000).toISOString(),
+        expires_at: expiresAt.toISOString(),
       }),
     ),
   )
+  return expiresAt
 }
+
+const dateTime = (d: Date) => new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short' }).format(d)
 
 describe('export page: every status variant', { timeout: 15_000 }, () => {
   it('PENDING: waiting, progress at 0', async () => {
     statusIs({ status: 'PENDING' })
-    renderWithProviders(<ExportJob searchId="7" />)
+    renderPage()
     expect(await screen.findByText('Waiting to start')).toBeInTheDocument()
     expect(screen.getByRole('progressbar', { name: 'Export progress' })).toHaveAttribute('value', '0')
   })
 
   it('PROCESSING: a real progress bar, rows done, and the percentage in the tab title', async () => {
     statusIs({ status: 'PROCESSING', progress: 42, processed_count: 84 })
-    renderWithProviders(<ExportJob searchId="7" />)
+    renderPage()
     expect(await screen.findByText('Preparing your file')).toBeInTheDocument()
     expect(screen.getByRole('progressbar', { name: 'Export progress' })).toHaveAttribute('value', '42')
     expect(screen.getByText('84 of 200 rows written')).toBeInTheDocument()
-    await waitFor(() => expect(document.title).toMatch(/^42% · Export 7/))
+    await waitFor(() => expect(document.title).toMatch(/^42% · Export #7/))
   })
 
   it('{status} alone (all the interface promises): ready, the file offered, no rows counted that nobody said', async () => {
     server.use(http.get('*/api/download-status/7/', () => HttpResponse.json({ status: 'COMPLETED' })))
     descriptorIs()
-    renderWithProviders(<ExportJob searchId="7" />)
+    renderPage()
     expect(await screen.findByRole('button', { name: /Download leads-7\.csv/ })).toBeInTheDocument()
     expect(screen.getByText('Ready to download')).toBeInTheDocument()
     expect(screen.queryByText(/rows written/)).not.toBeInTheDocument()
@@ -60,12 +69,14 @@ describe('export page: every status variant', { timeout: 15_000 }, () => {
 
   it.each(['COMPLETED', 'completed'])('%s: download button with file name, size and expiry; polling stops', async (status) => {
     const calls = statusIs({ status, progress: 100, processed_count: 200 })
-    descriptorIs()
-    renderWithProviders(<ExportJob searchId="7" />)
+    const expiresAt = descriptorIs()
+    renderPage()
     const button = await screen.findByRole('button', { name: /Download leads-7\.csv.*1\.5 MB/ })
     expect(button).toBeInTheDocument()
-    expect(screen.getByText(/Link expires in 3 days/)).toBeInTheDocument()
-    expect(document.title).toMatch(/^Ready · Export 7/)
+    // the confirmation's wording of the link's life ("valid for 14 days"), with its date here
+    expect(screen.getByText(`The download link is valid until ${dateTime(expiresAt)}.`)).toBeInTheDocument()
+    expect(screen.queryByRole('progressbar')).not.toBeInTheDocument()
+    expect(document.title).toMatch(/^Ready · Export #7/)
     // the Latin file name is isolated from RTL text around it, and wraps without breaking the sentence apart
     const name = [...button.querySelectorAll('bdi')].find((b) => b.textContent === 'leads-7.csv')
     expect(name).toBeDefined()
@@ -84,19 +95,26 @@ describe('export page: every status variant', { timeout: 15_000 }, () => {
         return HttpResponse.json({ search_id: 7, status: 'PENDING' }, { status: 202 })
       }),
     )
-    renderWithProviders(<ExportJob searchId="7" />)
-    expect(await screen.findByText('What happened: Disk full')).toBeInTheDocument()
+    renderPage()
+    // one message, with its reason: not a status line, a title and a body each saying "failed"
+    const failure = await screen.findByRole('alert')
+    expect(failure).toHaveTextContent('What happened: Disk full')
+    expect(screen.getAllByText(/failed/i)).toHaveLength(1)
     expect(screen.queryByRole('progressbar')).not.toBeInTheDocument()
-    expect(document.title).toMatch(/^Failed · Export 7/)
+    expect(document.title).toMatch(/^Failed · Export #7/)
     statusIs({ status: 'PENDING' })
-    await userEvent.click(screen.getByRole('button', { name: 'Retry export' }))
+    const retryButton = screen.getByRole('button', { name: 'Retry export' })
+    retryButton.focus()
+    await userEvent.click(retryButton)
     expect(retried).toBe(1)
     expect(await screen.findByText('Waiting to start')).toBeInTheDocument()
+    // the button went with the failure: the focus is on the page's heading, not lost to <body>
+    expect(screen.getByRole('heading', { level: 1, name: 'Export #7' })).toHaveFocus()
   })
 
   it('an unknown status is "still running" and polling goes on until it completes', async () => {
     const calls = statusIs({ status: 'QUEUED_ON_WORKER_3', progress: 10 })
-    renderWithProviders(<ExportJob searchId="7" />)
+    renderPage()
     expect(await screen.findByText('Preparing your file')).toBeInTheDocument()
     statusIs({ status: 'completed' })
     descriptorIs()
@@ -104,12 +122,63 @@ describe('export page: every status variant', { timeout: 15_000 }, () => {
     expect(calls()).toBe(1)
   })
 
-  it('an expired link (410) says so instead of offering the download', async () => {
+  it('an expired link (410, no date) says so, not "ready", and offers fresh data', async () => {
     statusIs({ status: 'COMPLETED' })
     server.use(http.get('*/api/download-completed-csv/7/', () => HttpResponse.json({ detail: 'Expired' }, { status: 410 })))
-    renderWithProviders(<ExportJob searchId="7" />)
-    expect(await screen.findByText('Open the export history to get fresh data.')).toBeInTheDocument()
+    renderPage()
+    expect(await screen.findByText('This download link has expired.')).toHaveAttribute('role', 'status')
+    expect(screen.queryByText('Ready to download')).not.toBeInTheDocument()
     expect(screen.queryByRole('button', { name: /Download/ })).not.toBeInTheDocument()
+    expect(screen.getByRole('link', { name: 'Get fresh data' })).toHaveAttribute('href', '/history?fresh=7')
+  })
+
+  it('a link that expired while the page was open says on which date; a plan without fresh data says so', async () => {
+    statusIs({ status: 'COMPLETED' })
+    const expiresAt = descriptorIs(new Date(Date.now() - 60_000))
+    renderPage({ fresh: false })
+    expect(await screen.findByText(`The download link expired on ${dateTime(expiresAt)}.`)).toBeInTheDocument()
+    expect(screen.queryByText('Ready to download')).not.toBeInTheDocument()
+    expect(screen.getByText(/Your plan does not include fresh-data exports/)).toBeInTheDocument()
+    expect(screen.getByRole('link', { name: 'See plans and credits' })).toHaveAttribute('href', '/plans')
+    expect(screen.queryByRole('link', { name: 'Get fresh data' })).not.toBeInTheDocument()
+  })
+
+  it('arriving with the focus lost (the start button is gone) puts it on the heading; confirms what this browser started', async () => {
+    localStorage.clear()
+    const started = new Date(Date.now() - 5_000)
+    recordLocalExport('7', {
+      search_id: '7',
+      filters: { countries: ['DE'] },
+      export_format: 'csv',
+      max_leads: 25,
+      created_at: started.toISOString(),
+      lead_count: 25,
+      credits_charged: 25,
+    })
+    statusIs({ status: 'PENDING', lead_count: 25 })
+    renderPage()
+    const heading = screen.getByRole('heading', { level: 1, name: 'Export #7' })
+    expect(heading).toHaveFocus()
+    const facts = await screen.findByTestId('export-facts')
+    expect(facts).toHaveTextContent(`Started: ${dateTime(started)}`)
+    expect(facts).toHaveTextContent('Charged: 25 credits')
+  })
+
+  it('leaves the focus where the person put it, and claims no start this browser did not make', async () => {
+    localStorage.clear()
+    statusIs({ status: 'PENDING' })
+    const elsewhere = document.createElement('button')
+    document.body.append(elsewhere)
+    elsewhere.focus()
+    try {
+      renderPage()
+      expect(await screen.findByText('Waiting to start')).toBeInTheDocument()
+      expect(elsewhere).toHaveFocus()
+      expect(screen.getByTestId('export-facts')).toHaveTextContent('200 leads')
+      expect(screen.queryByText(/Started:/)).not.toBeInTheDocument()
+    } finally {
+      elsewhere.remove()
+    }
   })
 
   it('asks for notification permission only when the person clicks', async () => {
@@ -118,7 +187,7 @@ describe('export page: every status variant', { timeout: 15_000 }, () => {
     const NotificationMock = Object.assign(vi.fn(), { permission: 'default', requestPermission })
     vi.stubGlobal('Notification', NotificationMock)
     try {
-      renderWithProviders(<ExportJob searchId="7" />)
+      renderPage()
       const button = await screen.findByRole('button', { name: 'Notify me when ready' })
       expect(requestPermission).not.toHaveBeenCalled()
       await userEvent.click(button)

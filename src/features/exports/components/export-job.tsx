@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate } from 'react-router'
 import { Alert } from '@/components/ui/alert'
@@ -10,8 +10,10 @@ import { paths } from '@/config/paths'
 import { ApiError } from '@/lib/api-client'
 import { useDocumentTitle } from '@/lib/use-document-title'
 import { errorMessage } from '@/lib/error-message'
-import { formatBytes, formatDateTime, formatNumber, formatPercent, formatRelative } from '@/lib/format'
-import { absoluteDownloadUrl, downloadOptions, downloadSize, getDownload } from '@/api/exports/get-download'
+import { formatBytes, formatDateTime, formatNumber, formatPercent } from '@/lib/format'
+import { findLocalExport } from '@/lib/local-exports'
+import { useProfile } from '@/api/account/profile'
+import { absoluteDownloadUrl, downloadOptions, downloadSize, getDownload, type DownloadDescriptor } from '@/api/exports/get-download'
 import { exportStatusOptions, type ExportStatus } from '@/api/exports/get-export-status'
 import { useRetryExport } from '@/api/exports/retry-export'
 import { exportPhase, progressPercent } from '@/domain/export-status'
@@ -24,10 +26,11 @@ export function ExportJob({ searchId }: { searchId: string }) {
   const data = status.data
   const phase = data ? exportPhase(data.status) : 'pending'
   const percent = data ? progressPercent(data) : 0
+  const name = t('pageTitle', { id: searchId })
   // the tab says when the file is ready (or the export failed), not a bare "100%"
   useDocumentTitle(
     !data
-      ? t('pageTitle', { id: searchId })
+      ? name
       : phase === 'completed'
         ? t('tabTitleReady', { id: searchId })
         : phase === 'failed'
@@ -39,73 +42,107 @@ export function ExportJob({ searchId }: { searchId: string }) {
     body: t('notificationBody', { count: data?.lead_count ?? 0, formatted: formatNumber(i18n.language, data?.lead_count ?? 0) }),
   })
 
-  if (status.isPending) {
-    return (
-      <div className="flex items-center gap-2 p-6">
-        <Spinner label={t('status_pending')} />
-      </div>
-    )
-  }
-  if (status.isError && !data) {
-    const notFound = status.error instanceof ApiError && status.error.status === 404
-    return (
-      <Alert tone="error">
-        {notFound ? t('notFound') : errorMessage(status.error)}
-        <div className="mt-3">
-          <Link to={paths.search} className={buttonClass('secondary')}>
-            {t('backToSearch')}
-          </Link>
-        </div>
-      </Alert>
-    )
-  }
-  if (!data) return null
+  // Arriving here from a start (the confirmation, a retry, fresh data) removes the button that had the
+  // focus, which then falls back to <body>: a keyboard user starts again from the page's top. The
+  // heading takes it instead, one Tab before the page's main action.
+  const heading = useRef<HTMLHeadingElement>(null)
+  const focusHeading = () => heading.current?.focus()
+  useEffect(() => {
+    if (!document.activeElement || document.activeElement === document.body) heading.current?.focus()
+  }, [])
 
   return (
-    <Card>
-      <div className="space-y-4">
-        <p className="text-lg font-semibold" role="status">
-          {t(`status_${phase}`)}
-        </p>
-        {data.lead_count !== null && data.lead_count !== undefined && (
-          <p className="text-sm text-slate-600 dark:text-slate-400">
-            {t('leads', { count: data.lead_count, formatted: formatNumber(i18n.language, data.lead_count) })}
-          </p>
-        )}
-        {phase !== 'failed' && <Progress data={data} percent={percent} />}
-        {status.isError && <Alert tone="warning">{t('pollError')}</Alert>}
-        {phase === 'completed' && <DownloadButton searchId={searchId} />}
-        {phase === 'failed' && <Failure searchId={searchId} error={data.error} />}
-        {(phase === 'pending' || phase === 'running') && notify.permission !== 'unsupported' && (
-          <div>
-            {notify.wanted ? (
-              <p className="text-sm">{t('notifyOn')}</p>
-            ) : notify.permission === 'denied' ? (
-              <p className="text-sm text-slate-600 dark:text-slate-400">{t('notifyDenied')}</p>
-            ) : (
-              <Button variant="secondary" onClick={() => void notify.request()}>
-                {t('notifyMe')}
-              </Button>
-            )}
-          </div>
-        )}
-        <div className="flex flex-wrap gap-3 border-t border-slate-200 pt-4 dark:border-slate-800">
-          <Link to={paths.search} className={buttonClass('ghost')}>
-            {t('backToSearch')}
-          </Link>
-          <Link to={paths.history} className={buttonClass('ghost')}>
-            {t('history')}
-          </Link>
+    <>
+      <h1 ref={heading} tabIndex={-1} className="mb-4 text-2xl font-bold focus:outline-none">
+        {name}
+      </h1>
+      {status.isPending ? (
+        <div className="flex items-center gap-2 p-6">
+          <Spinner label={t('status_pending')} />
         </div>
-      </div>
-    </Card>
+      ) : status.isError && !data ? (
+        <Alert tone="error">
+          {status.error instanceof ApiError && status.error.status === 404 ? t('notFound') : errorMessage(status.error)}
+          <div className="mt-3">
+            <Link to={paths.search} className={buttonClass('secondary')}>
+              {t('backToSearch')}
+            </Link>
+          </div>
+        </Alert>
+      ) : data ? (
+        <Card>
+          <div className="space-y-4">
+            {phase === 'completed' ? (
+              <Completed searchId={searchId} />
+            ) : phase === 'failed' ? (
+              <Failure searchId={searchId} error={data.error} onRetried={focusHeading} />
+            ) : (
+              <>
+                <p className="text-lg font-semibold" role="status">
+                  {t(`status_${phase}`)}
+                </p>
+                <Progress data={data} percent={percent} />
+              </>
+            )}
+            <Facts searchId={searchId} leadCount={data.lead_count} />
+            {status.isError && <Alert tone="warning">{t('pollError')}</Alert>}
+            {(phase === 'pending' || phase === 'running') && notify.permission !== 'unsupported' && (
+              <div>
+                {notify.wanted ? (
+                  <p className="text-sm">{t('notifyOn')}</p>
+                ) : notify.permission === 'denied' ? (
+                  <p className="text-sm text-slate-600 dark:text-slate-400">{t('notifyDenied')}</p>
+                ) : (
+                  <Button variant="secondary" onClick={() => void notify.request()}>
+                    {t('notifyMe')}
+                  </Button>
+                )}
+              </div>
+            )}
+            <div className="flex flex-wrap gap-3 border-t border-slate-200 pt-4 dark:border-slate-800">
+              <Link to={paths.search} className={buttonClass('ghost')}>
+                {t('backToSearch')}
+              </Link>
+              <Link to={paths.history} className={buttonClass('ghost')}>
+                {t('history')}
+              </Link>
+            </div>
+          </div>
+        </Card>
+      ) : null}
+    </>
+  )
+}
+
+/**
+ * The export's size, and when it was started and what it cost when this browser started it (the
+ * interface's status says neither): what the confirmation promised, confirmed here once it started.
+ */
+function Facts({ searchId, leadCount }: { searchId: string; leadCount: number | null | undefined }) {
+  const { t, i18n } = useTranslation('exports')
+  const n = (v: number) => formatNumber(i18n.language, v)
+  const account = useProfile().data?.id
+  const started = account === undefined ? undefined : findLocalExport(String(account), searchId)
+  const facts = [
+    leadCount !== null && leadCount !== undefined ? t('leads', { count: leadCount, formatted: n(leadCount) }) : null,
+    started ? t('started', { date: formatDateTime(i18n.language, started.created_at) }) : null,
+    started?.credits_charged !== undefined
+      ? t('charged', { amount: t('credits', { count: started.credits_charged, formatted: n(started.credits_charged) }) })
+      : null,
+  ].filter((f) => f !== null)
+  if (!facts.length) return null
+  return (
+    <ul className="flex flex-wrap gap-x-4 gap-y-1 text-sm text-slate-600 dark:text-slate-400" data-testid="export-facts">
+      {facts.map((f) => (
+        <li key={f}>{f}</li>
+      ))}
+    </ul>
   )
 }
 
 function Progress({ data, percent }: { data: ExportStatus; percent: number }) {
   const { t, i18n } = useTranslation('exports')
   const n = (v: number) => formatNumber(i18n.language, v)
-  const done = data.processed_count ?? (exportPhase(data.status) === 'completed' ? data.lead_count : undefined)
   return (
     <div>
       <div className="flex items-center justify-between gap-3 text-sm">
@@ -119,9 +156,11 @@ function Progress({ data, percent }: { data: ExportStatus; percent: number }) {
         value={percent}
       />
       {/* the interface promises only `status`: rows are counted only when the service says them */}
-      {done !== undefined && (
+      {data.processed_count !== undefined && (
         <p className="mt-1 text-sm text-slate-600 tabular-nums dark:text-slate-400">
-          {data.lead_count ? t('rowsDone', { done: n(done), total: n(data.lead_count) }) : t('rowsDoneNoTotal', { done: n(done) })}
+          {data.lead_count
+            ? t('rowsDone', { done: n(data.processed_count), total: n(data.lead_count) })
+            : t('rowsDoneNoTotal', { done: n(data.processed_count) })}
         </p>
       )}
     </div>
@@ -137,11 +176,11 @@ function useNow(intervalMs: number) {
   return now
 }
 
-function DownloadButton({ searchId }: { searchId: string }) {
+/** A completed export: its file while the link works, then when the link expired and the way to fresh data. */
+function Completed({ searchId }: { searchId: string }) {
   const { t, i18n } = useTranslation('exports')
   const descriptor = useQuery(downloadOptions(searchId))
   const now = useNow(30_000)
-  const [fetching, setFetching] = useState(false)
   const [clickError, setClickError] = useState<unknown>(null)
   const error = clickError ?? descriptor.error
   const gone = error instanceof ApiError && error.status === 410
@@ -149,27 +188,78 @@ function DownloadButton({ searchId }: { searchId: string }) {
   const expiresAt = d?.expires_at ? new Date(d.expires_at) : null
   const expired = gone || (expiresAt !== null && expiresAt.getTime() <= now)
 
-  if (descriptor.isPending) return <Spinner label={t('status_completed')} />
   if (expired) {
     return (
-      <Alert tone="warning">
-        {expiresAt ? t('expired', { date: formatDateTime(i18n.language, expiresAt) }) : t('expiredHelp')}
-        {expiresAt && <p className="mt-1">{t('expiredHelp')}</p>}
-      </Alert>
+      <>
+        <p className="text-lg font-semibold" role="status">
+          {/* a 410 says no date (interface 3.3): the one the link carried, when this page read it */}
+          {expiresAt ? t('expired', { date: formatDateTime(i18n.language, expiresAt) }) : t('expiredNoDate')}
+        </p>
+        <FreshData searchId={searchId} />
+      </>
     )
   }
-  if (!d) return <Alert tone="error">{t('pollError')}</Alert>
+  // "ready" only once the link is known to work
+  if (descriptor.isPending) return <Spinner />
+  return (
+    <>
+      <p className="text-lg font-semibold" role="status">
+        {t('status_completed')}
+      </p>
+      {d ? <DownloadButton searchId={searchId} descriptor={d} onError={setClickError} /> : <Alert tone="error">{t('pollError')}</Alert>}
+      {expiresAt && (
+        <p className="text-sm text-slate-600 dark:text-slate-400">{t('linkUntil', { date: formatDateTime(i18n.language, expiresAt) })}</p>
+      )}
+      {clickError !== null && <Alert tone="error">{t('pollError')}</Alert>}
+    </>
+  )
+}
+
+/** The history's fresh-data check (free, confirmed before anything is charged), or why the plan has none. */
+function FreshData({ searchId }: { searchId: string }) {
+  const { t } = useTranslation('exports')
+  const allowed = useProfile().data?.can_download_fresh_exports
+  if (allowed === false) {
+    return (
+      <p className="text-sm">
+        {t('noFresh')}{' '}
+        <Link to={paths.plans} className="font-medium text-brand-700 underline dark:text-brand-100">
+          {t('seePlans')}
+        </Link>
+      </p>
+    )
+  }
+  return (
+    <div>
+      <Link to={`${paths.history}?fresh=${encodeURIComponent(searchId)}`} className={buttonClass('primary')}>
+        {t('getFresh')}
+      </Link>
+    </div>
+  )
+}
+
+function DownloadButton({
+  searchId,
+  descriptor: d,
+  onError,
+}: {
+  searchId: string
+  descriptor: DownloadDescriptor
+  onError: (error: unknown) => void
+}) {
+  const { t, i18n } = useTranslation('exports')
+  const [fetching, setFetching] = useState(false)
 
   // the signed link may be near its end: fetch a fresh descriptor at the click, then let the
   // browser navigate to the file (the service names it with Content-Disposition)
   const download = async () => {
     setFetching(true)
-    setClickError(null)
+    onError(null)
     try {
       const fresh = await getDownload(searchId)
       window.location.assign(absoluteDownloadUrl(fresh.download_url))
     } catch (e) {
-      setClickError(e)
+      onError(e)
     } finally {
       setFetching(false)
     }
@@ -179,40 +269,31 @@ function DownloadButton({ searchId }: { searchId: string }) {
   const [downloadBefore = '', downloadAfter = ''] = t('download', { filename: '\u0000' }).split('\u0000')
   const size = downloadSize(d)
   return (
-    <div className="space-y-2">
-      <Button onClick={() => void download()} loading={fetching} className="w-full sm:w-auto">
-        <svg viewBox="0 0 20 20" className="size-5" aria-hidden="true" fill="currentColor">
-          <path d="M10.75 2.75a.75.75 0 0 0-1.5 0v8.61L6.3 8.2a.75.75 0 1 0-1.1 1.02l4.25 4.5a.75.75 0 0 0 1.1 0l4.25-4.5a.75.75 0 0 0-1.1-1.02l-2.95 3.16V2.75Z" />
-          <path d="M3.5 12.75a.75.75 0 0 0-1.5 0v2.5A2.75 2.75 0 0 0 4.75 18h10.5A2.75 2.75 0 0 0 18 15.25v-2.5a.75.75 0 0 0-1.5 0v2.5c0 .69-.56 1.25-1.25 1.25H4.75c-.69 0-1.25-.56-1.25-1.25v-2.5Z" />
-        </svg>
-        <span className="flex flex-col items-start text-start">
-          {/* the (Latin) file name is isolated from the RTL sentence around it, and long names wrap
-              anywhere rather than overflow, so the extension stays in view at 360 px */}
-          <span className="[overflow-wrap:anywhere]">
-            {downloadBefore}
-            <bdi>{d.filename ?? ''}</bdi>
-            {downloadAfter}
-          </span>
-          {size !== null && (
-            <span className="text-xs font-normal opacity-90">
-              <bdi>{formatBytes(i18n.language, size)}</bdi>
-            </span>
-          )}
+    <Button onClick={() => void download()} loading={fetching} className="w-full sm:w-auto">
+      <svg viewBox="0 0 20 20" className="size-5" aria-hidden="true" fill="currentColor">
+        <path d="M10.75 2.75a.75.75 0 0 0-1.5 0v8.61L6.3 8.2a.75.75 0 1 0-1.1 1.02l4.25 4.5a.75.75 0 0 0 1.1 0l4.25-4.5a.75.75 0 0 0-1.1-1.02l-2.95 3.16V2.75Z" />
+        <path d="M3.5 12.75a.75.75 0 0 0-1.5 0v2.5A2.75 2.75 0 0 0 4.75 18h10.5A2.75 2.75 0 0 0 18 15.25v-2.5a.75.75 0 0 0-1.5 0v2.5c0 .69-.56 1.25-1.25 1.25H4.75c-.69 0-1.25-.56-1.25-1.25v-2.5Z" />
+      </svg>
+      <span className="flex flex-col items-start text-start">
+        {/* the (Latin) file name is isolated from the RTL sentence around it, and long names wrap
+            anywhere rather than overflow, so the extension stays in view at 360 px */}
+        <span className="[overflow-wrap:anywhere]">
+          {downloadBefore}
+          <bdi>{d.filename ?? ''}</bdi>
+          {downloadAfter}
         </span>
-      </Button>
-      {expiresAt && (
-        <p className="text-sm text-slate-600 dark:text-slate-400">
-          <time dateTime={expiresAt.toISOString()} title={formatDateTime(i18n.language, expiresAt)}>
-            {t('expiresIn', { when: formatRelative(i18n.language, expiresAt, now) })}
-          </time>
-        </p>
-      )}
-      {clickError !== null && !gone && <Alert tone="error">{t('pollError')}</Alert>}
-    </div>
+        {size !== null && (
+          <span className="text-xs font-normal opacity-90">
+            <bdi>{formatBytes(i18n.language, size)}</bdi>
+          </span>
+        )}
+      </span>
+    </Button>
   )
 }
 
-function Failure({ searchId, error }: { searchId: string; error: string | null | undefined }) {
+/** The one message of a failed export: what happened, and a retry at no charge. */
+function Failure({ searchId, error, onRetried }: { searchId: string; error: string | null | undefined; onRetried: () => void }) {
   const { t } = useTranslation('exports')
   const retry = useRetryExport()
   const navigate = useNavigate()
@@ -222,7 +303,15 @@ function Failure({ searchId, error }: { searchId: string; error: string | null |
       <p className="mt-1">{t('retryFree')}</p>
       <div className="mt-3">
         <Button
-          onClick={() => retry.mutate(searchId, { onSuccess: (r) => r.search_id !== searchId && navigate(paths.exportJob(r.search_id)) })}
+          onClick={() =>
+            retry.mutate(searchId, {
+              onSuccess: (r) => {
+                if (r.search_id !== searchId) void navigate(paths.exportJob(r.search_id))
+                // the button goes with the failure: the focus goes to the heading, not to <body>
+                else onRetried()
+              },
+            })
+          }
           loading={retry.isPending}
         >
           {t('retry')}

@@ -2,31 +2,18 @@ import { screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { http, HttpResponse } from 'msw'
 import { describe, expect, it, vi } from 'vitest'
+import { profileOptions } from '@/api/account/profile'
 import { emptyFilters } from '@/domain/search-filters'
-import { profileOptions, profileSchema } from '@/lib/api/profile'
 import { readLocalExports } from '@/lib/local-exports'
 import { server } from '@/testing/msw-server'
-import { createTestQueryClient, renderWithProviders } from '@/testing/render'
+import { balanceProfile, withBalance } from '@/testing/fixtures'
+import { renderWithProviders } from '@/testing/render'
 import { ExportConfirmDialog } from './export-confirm-dialog'
 
 /*
  * Issue 20: a click starts at most one export, whatever comes back. The answer of POST
  * /api/download-csv/ is "not shown" in the interface: a 2xx of any shape means it was charged.
  */
-
-const profileBody = (subscription: number) => ({
-  id: 7,
-  email: 'a@example.com',
-  subscription_plan: { plan_type: 'Pro', monthly_credits: 1000, price_per_month: '49.00', link_expiration_days: 14 },
-  remaining_credits: subscription,
-  purchased_credits_available: 0,
-})
-
-function withBalance(subscription: number) {
-  const queryClient = createTestQueryClient()
-  queryClient.setQueryData(profileOptions().queryKey, profileSchema().parse(profileBody(subscription)))
-  return queryClient
-}
 
 const props = {
   open: true,
@@ -91,7 +78,7 @@ describe('starting an export against answers the interface allows', () => {
   })
 
   it('a lost answer (network error after sending) does not re-arm: the balance says whether it was charged', async () => {
-    server.use(http.get('*/api/user/profile/', () => HttpResponse.json(profileBody(70))))
+    server.use(http.get('*/api/user/profile/', () => HttpResponse.json(balanceProfile(70))))
     const { starts, button, onStarted } = await startOnce(() => HttpResponse.error())
     expect(await screen.findByText(/Your balance went down: the export was started/)).toBeInTheDocument()
     expect(screen.getByRole('link', { name: 'Open export history' })).toBeInTheDocument()
@@ -103,7 +90,7 @@ describe('starting an export against answers the interface allows', () => {
   })
 
   it('a lost answer with the balance unchanged offers a second try, sent only when asked', async () => {
-    server.use(http.get('*/api/user/profile/', () => HttpResponse.json(profileBody(100))))
+    server.use(http.get('*/api/user/profile/', () => HttpResponse.json(balanceProfile(100))))
     let fail = true
     const { starts, onStarted } = await startOnce(() =>
       fail ? HttpResponse.error() : HttpResponse.json({ search_id: 9 }, { status: 202 }),

@@ -1,11 +1,10 @@
 import { lazy, Suspense, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/ui/button'
-import { isLanguage } from '@/config/languages'
 import type { ExportFormat } from '@/domain/search-filters'
-import { formatNumber, ownLanguageName } from '@/lib/format'
+import { formatNumber } from '@/lib/format'
 import { loadPageNamespaces } from '@/lib/i18n'
-import { chosenColumns, spreadsheetConventions, useFileOptions, type ExportExtensions } from '../file-options'
+import { chosenColumns, fileLanguageName, spreadsheetConventions, useFileOptions, type ExportExtensions } from '../file-options'
 
 // the picker and the column names load when the person opens it
 const ColumnPicker = lazy(() =>
@@ -57,11 +56,10 @@ function Columns({ offered }: { offered: readonly string[] }) {
 
 function FileKind({ format }: { format: ExportFormat }) {
   const { t, i18n } = useTranslation('exports')
-  const { t: ts } = useTranslation('search')
   const { prefs, setSpreadsheet } = useFileOptions()
   const name = useId()
   const lng = i18n.resolvedLanguage ?? 'en'
-  const language = isLanguage(lng) ? ownLanguageName(lng) : lng
+  const language = fileLanguageName(lng)
   const { decimal, separator } = spreadsheetConventions(lng)
   const options = [
     {
@@ -73,7 +71,7 @@ function FileKind({ format }: { format: ExportFormat }) {
   ]
   return (
     <fieldset className="text-sm">
-      <legend className="mb-1 font-medium">{ts('exportFile.fileKind')}</legend>
+      <legend className="mb-1 font-medium">{t('fileKindTitle')}</legend>
       <div className="space-y-1">
         {options.map((o) => (
           <label key={String(o.value)} className="grid min-h-10 grid-cols-[auto_1fr] items-start gap-x-2 py-1">
