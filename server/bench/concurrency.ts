@@ -3,7 +3,7 @@ import path from 'node:path'
 import { Worker } from 'node:worker_threads'
 import { loadConfig } from '../src/config.ts'
 import { startService } from '../src/service.ts'
-import { signAccessToken } from '../src/lib/auth.ts'
+import { signAccessToken } from '../src/modules/auth/credentials.ts'
 import type { LoadJob, LoadResult } from './load-worker.ts'
 
 /**

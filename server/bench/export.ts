@@ -2,7 +2,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { loadConfig } from '../src/config.ts'
 import { startService } from '../src/service.ts'
-import { signAccessToken } from '../src/lib/auth.ts'
+import { signAccessToken } from '../src/modules/auth/credentials.ts'
 
 /**
  * Export bench (issue 2): time and peak RSS growth to export 50,000 leads end to end — start through

@@ -2,7 +2,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { loadConfig } from '../src/config.ts'
 import { startService } from '../src/service.ts'
-import { signAccessToken } from '../src/lib/auth.ts'
+import { signAccessToken } from '../src/modules/auth/credentials.ts'
 import { mulberry32 } from '../src/seed/companies.ts'
 
 /**

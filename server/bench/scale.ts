@@ -1,11 +1,11 @@
 import http from 'node:http'
-import { rm } from 'node:fs/promises'
+import { readFile, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { loadConfig } from '../src/config.ts'
 import { startService, type RunningService } from '../src/service.ts'
-import { signAccessToken } from '../src/lib/auth.ts'
+import { signAccessToken } from '../src/modules/auth/credentials.ts'
 import { mulberry32 } from '../src/seed/companies.ts'
 import { loader, percentile, type Stats } from './concurrency.ts'
 import type { LoadJob } from './load-worker.ts'
@@ -19,6 +19,8 @@ import type { LoadJob } from './load-worker.ts'
  * - On the embedded database: `.bench-data/scale-<companies>` (BENCH_DATA_DIR), BENCH_PGLITE_COMPANIES
  *   companies (default 100,000: what it serves well, see docs/benchmarks.md).
  * - BENCH_RESEED=1 drops the dataset first, so the seed itself is timed.
+ * - BENCH_SCALE_ONLY picks some of its parts (`previews,exports,clients`; `exports` is the export
+ *   start, the files against COPY and the owned count, `clients` the 50 clients and the probe).
  *
  * Every figure is taken BENCH_ROUNDS times (default 3) and printed as the median of the rounds,
  * beside the rounds themselves, its target and the load average before each round: the machine is
@@ -32,6 +34,8 @@ import type { LoadJob } from './load-worker.ts'
  */
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3))
 const VARIANTS = Number(process.env.BENCH_VARIANTS ?? 12)
+const PARTS = process.env.BENCH_SCALE_ONLY?.split(',')
+const part = (name: 'previews' | 'exports' | 'clients') => !PARTS || PARTS.includes(name)
 
 interface Figure {
   name: string
@@ -100,8 +104,26 @@ interface Dataset {
   label: string
   /** Drops it (BENCH_RESEED). */
   drop(): Promise<void>
-  /** A COPY of `sql`'s rows as CSV, as a client receives it: bytes and milliseconds. */
-  copy(service: RunningService, sql: string): Promise<{ bytes: number; ms: number }>
+  /** A COPY of `sql`'s rows as CSV, as a client receives it: bytes, milliseconds and CPU seconds (see processCpu). */
+  copy(service: RunningService, sql: string): Promise<{ bytes: number; ms: number; cpu: number }>
+  /** CPU seconds so far of the database server's processes serving the dataset (none for PGlite, which runs in this process). */
+  serverCpu(service: RunningService): Promise<number>
+}
+
+/**
+ * Under load a wall time grows with the other processes' share of the cores; the CPU time a file
+ * costs does not, so it is printed beside it: this process's (the service, its threads, PGlite's),
+ * plus the database server's backends when they run on this machine (/proc, in USER_HZ ticks of
+ * 1/100 s; 0 when unreadable).
+ */
+const processCpu = () => {
+  const { user, system } = process.cpuUsage()
+  return (user + system) / 1e6
+}
+async function backendCpu(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '')
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  return stat ? (Number(fields[11]) + Number(fields[12])) / 100 : 0
 }
 
 async function pgDataset(size: number): Promise<Dataset> {
@@ -130,11 +152,17 @@ async function pgDataset(size: number): Promise<Dataset> {
       await adminQuery(`CREATE DATABASE ${name}`)
       await rm(dataDir, { recursive: true, force: true })
     },
+    async serverCpu(service) {
+      const { rows } = await service.deps.db.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database()')
+      return (await Promise.all(rows.map((r) => backendCpu(r.pid)))).reduce((a, b) => a + b, 0)
+    },
     async copy(_service, sql) {
       // COPY … TO STDOUT through the same driver the service uses, counting the bytes it sends
       const c = new pg.Client({ connectionString: url.toString() })
       await c.connect()
       try {
+        const backend = (await c.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid
+        const cpu0 = processCpu() + (await backendCpu(backend))
         const t0 = performance.now()
         const bytes = await new Promise<number>((resolve, reject) => {
           let n = 0
@@ -147,7 +175,8 @@ async function pgDataset(size: number): Promise<Dataset> {
             handleReadyForQuery: () => (failed ? reject(failed) : resolve(n)),
           } as never)
         })
-        return { bytes, ms: performance.now() - t0 }
+        const ms = performance.now() - t0
+        return { bytes, ms, cpu: processCpu() + (await backendCpu(backend)) - cpu0 }
       } finally {
         await c.end()
       }
@@ -162,10 +191,12 @@ function pgliteDataset(size: number): Dataset {
     label: `embedded database in ${dataDir}`,
     drop: () => rm(dataDir, { recursive: true, force: true }),
     async copy(service, sql) {
+      const cpu0 = processCpu()
       const t0 = performance.now()
       const result = (await service.deps.db.query(`COPY (${sql}) TO '/dev/blob' (FORMAT csv)`)) as { blob?: Blob }
-      return { bytes: result.blob?.size ?? 0, ms: performance.now() - t0 }
+      return { bytes: result.blob?.size ?? 0, ms: performance.now() - t0, cpu: processCpu() - cpu0 }
     },
+    serverCpu: () => Promise.resolve(0),
   }
 }
 
@@ -288,86 +319,96 @@ export async function benchScale(database: 'pglite' | 'pg'): Promise<{ ok: boole
       for (const sets of Object.values(shapes)) await http1.get(`/api/companies/?${sets[0]}`)
 
       // 1. single client, nothing cached: previews and facets of each filter shape
-      const allPreviews: number[] = []
-      const allFacets: number[] = []
-      for (const [shape, sets] of Object.entries(shapes)) {
-        const previews: number[] = []
-        const facets: number[] = []
-        for (const set of sets) {
-          await newVersion()
-          previews.push((await http1.get(`/api/companies/?${set}`)).ms)
-          await newVersion()
-          facets.push((await http1.get(`/api/companies/facets/?${set}`)).ms)
+      if (part('previews')) {
+        const allPreviews: number[] = []
+        const allFacets: number[] = []
+        for (const [shape, sets] of Object.entries(shapes)) {
+          const previews: number[] = []
+          const facets: number[] = []
+          for (const set of sets) {
+            await newVersion()
+            previews.push((await http1.get(`/api/companies/?${set}`)).ms)
+            await newVersion()
+            facets.push((await http1.get(`/api/companies/facets/?${set}`)).ms)
+          }
+          allPreviews.push(...previews)
+          allFacets.push(...facets)
+          figure(`preview p95, ${shape}`, 'ms', 30).values.push(p95(previews))
+          figure(`facets p95, ${shape}`, 'ms', 50).values.push(p95(facets))
         }
-        allPreviews.push(...previews)
-        allFacets.push(...facets)
-        figure(`preview p95, ${shape}`, 'ms', 30).values.push(p95(previews))
-        figure(`facets p95, ${shape}`, 'ms', 50).values.push(p95(facets))
+        figure('preview p95, every shape together', 'ms', 30).values.push(p95(allPreviews))
+        figure('facets p95, every shape together', 'ms', 50).values.push(p95(allFacets))
       }
-      figure('preview p95, every shape together', 'ms', 30).values.push(p95(allPreviews))
-      figure('facets p95, every shape together', 'ms', 50).values.push(p95(allFacets))
 
-      // 2. export start of 100,000 leads (the unfiltered search, capped), then its file
-      const all = JSON.parse((await http1.get('/api/companies/')).body) as { search_id: number }
-      const exportFile = async (format: 'csv' | 'excel', body: Record<string, unknown>) => {
-        ;(globalThis as { gc?: () => void }).gc?.()
-        const baseline = process.memoryUsage().rss
-        let peak = baseline
-        const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 10)
-        const started = await http1.post('/api/download-csv/', { export_format: format, ...body })
-        // the file: from the start's answer to COMPLETED (what the worker takes; the start is its own figure)
-        const t = performance.now()
-        const answer = JSON.parse(started.body) as { search_id: number; lead_count: number }
-        let status: { status: string; error: string | null }
-        do {
-          await new Promise((r) => setTimeout(r, 20))
-          status = JSON.parse((await http1.get(`/api/download-status/${answer.search_id}/`)).body) as typeof status
-        } while (status.status !== 'COMPLETED' && status.status !== 'FAILED')
-        clearInterval(sampler)
-        if (status.status === 'FAILED') throw new Error(`export failed: ${status.error}`)
-        return {
-          startMs: started.ms,
-          seconds: (performance.now() - t) / 1000,
-          leads: answer.lead_count,
-          rssMb: (peak - baseline) / 2 ** 20,
+      if (part('exports')) {
+        // 2. export start of 100,000 leads (the unfiltered search, capped), then its file
+        const all = JSON.parse((await http1.get('/api/companies/')).body) as { search_id: number }
+        const exportFile = async (format: 'csv' | 'excel', body: Record<string, unknown>) => {
+          ;(globalThis as { gc?: () => void }).gc?.()
+          const baseline = process.memoryUsage().rss
+          let peak = baseline
+          const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 10)
+          const started = await http1.post('/api/download-csv/', { export_format: format, ...body })
+          // the file: from the start's answer to COMPLETED (what the worker takes; the start is its own figure)
+          const t = performance.now()
+          const cpu0 = processCpu() + (await dataset.serverCpu(service))
+          const answer = JSON.parse(started.body) as { search_id: number; lead_count: number }
+          let status: { status: string; error: string | null }
+          do {
+            await new Promise((r) => setTimeout(r, 20))
+            status = JSON.parse((await http1.get(`/api/download-status/${answer.search_id}/`)).body) as typeof status
+          } while (status.status !== 'COMPLETED' && status.status !== 'FAILED')
+          const seconds = (performance.now() - t) / 1000
+          clearInterval(sampler)
+          if (status.status === 'FAILED') throw new Error(`export failed: ${status.error}`)
+          return {
+            startMs: started.ms,
+            seconds,
+            cpu: processCpu() + (await dataset.serverCpu(service)) - cpu0,
+            leads: answer.lead_count,
+            rssMb: (peak - baseline) / 2 ** 20,
+          }
         }
-      }
-      const copySql = `SELECT c.id, c.name, c.emails, c.phone, c.website, c.instagram, c.facebook, c.address, c.zipcode,
+        const copySql = `SELECT c.id, c.name, c.emails, c.phone, c.website, c.instagram, c.facebook, c.address, c.zipcode,
                               l3.name AS city, l2.name AS county, l1.name AS state, c.country_code, c.category_ids,
                               c.main_category_id, c.rating, c.review_count, c.latitude, c.longitude, c.place_id, c.collected_at
                          FROM companies c JOIN level3_locations l3 ON l3.id = c.level3_id
                          JOIN level2_locations l2 ON l2.id = c.level2_id JOIN level1_locations l1 ON l1.id = c.level1_id
                         ORDER BY c.id LIMIT ${EXPORT_LEADS}`
-      const csv = await exportFile('csv', { search_id: all.search_id, max_leads: EXPORT_LEADS })
-      const copy = await dataset.copy(service, copySql)
-      figure(`export start, ${csv.leads.toLocaleString('en')} leads (ms)`, 'ms', 300).values.push(csv.startMs)
-      figure(`CSV file of ${csv.leads.toLocaleString('en')} leads (s)`, 's', null).values.push(csv.seconds)
-      figure(`COPY of the same rows (s)`, 's', null).values.push(copy.ms / 1000)
-      figure('CSV ÷ COPY', '×', 3).values.push(csv.seconds / (copy.ms / 1000))
-      figure('CSV export, peak RSS growth (MB)', 'MB', 100).values.push(csv.rssMb)
+        const csv = await exportFile('csv', { search_id: all.search_id, max_leads: EXPORT_LEADS })
+        const copy = await dataset.copy(service, copySql)
+        figure(`export start, ${csv.leads.toLocaleString('en')} leads (ms)`, 'ms', 300).values.push(csv.startMs)
+        figure(`CSV file of ${csv.leads.toLocaleString('en')} leads (s)`, 's', null).values.push(csv.seconds)
+        figure(`COPY of the same rows (s)`, 's', null).values.push(copy.ms / 1000)
+        figure('CSV ÷ COPY', '×', 3).values.push(csv.seconds / (copy.ms / 1000))
+        figure('CPU: CSV file ÷ COPY', '×', null).values.push(csv.cpu / copy.cpu)
+        figure('CSV export, peak RSS growth (MB)', 'MB', 100).values.push(csv.rssMb)
 
-      // 3. the owned count of an account that owns those 100,000 leads
-      const ownedTimes: number[] = []
-      for (const shape of ['no filter', 'country', 'country + category', 'city', 'country + 3 categories', 'state + category + flags']) {
-        for (const set of shapes[shape]!.slice(0, 4)) {
-          await newVersion()
-          ownedTimes.push((await http1.get(`/api/companies/owned/?${set}`)).ms)
+        // 3. the owned count of an account that owns those 100,000 leads
+        const ownedTimes: number[] = []
+        for (const shape of ['no filter', 'country', 'country + category', 'city', 'country + 3 categories', 'state + category + flags']) {
+          for (const set of shapes[shape]!.slice(0, 4)) {
+            await newVersion()
+            ownedTimes.push((await http1.get(`/api/companies/owned/?${set}`)).ms)
+          }
         }
-      }
-      figure(`owned count p95, owning ${csv.leads.toLocaleString('en')} leads`, 'ms', 20).values.push(p95(ownedTimes))
+        figure(`owned count p95, owning ${csv.leads.toLocaleString('en')} leads`, 'ms', 20).values.push(p95(ownedTimes))
 
-      // 4. an export that leaves out what the account owns (extension skip_owned), and an Excel file
-      // (BENCH_SKIP_OWNED=0 leaves it out: before issue 24 it did not end within minutes at 1,000,000 companies)
-      if (process.env.BENCH_SKIP_OWNED !== '0') {
-        const wider = JSON.parse((await http1.get('/api/companies/?email=true')).body) as { search_id: number }
-        const skipping = await exportFile('csv', { search_id: wider.search_id, max_leads: EXPORT_LEADS, skip_owned: true })
-        figure(`export start with skip_owned, ${skipping.leads.toLocaleString('en')} leads (ms)`, 'ms', 300).values.push(skipping.startMs)
+        // 4. an export that leaves out what the account owns (extension skip_owned), and an Excel file
+        // (BENCH_SKIP_OWNED=0 leaves it out: before issue 24 it did not end within minutes at 1,000,000 companies)
+        if (process.env.BENCH_SKIP_OWNED !== '0') {
+          const wider = JSON.parse((await http1.get('/api/companies/?email=true')).body) as { search_id: number }
+          const skipping = await exportFile('csv', { search_id: wider.search_id, max_leads: EXPORT_LEADS, skip_owned: true })
+          figure(`export start with skip_owned, ${skipping.leads.toLocaleString('en')} leads (ms)`, 'ms', 300).values.push(skipping.startMs)
+        }
+        const xlsx = await exportFile('excel', { search_id: all.search_id, max_leads: EXPORT_LEADS })
+        figure(`Excel file of ${xlsx.leads.toLocaleString('en')} leads (s)`, 's', null).values.push(xlsx.seconds)
+        figure('Excel ÷ COPY', '×', 5).values.push(xlsx.seconds / (copy.ms / 1000))
+        figure('CPU: Excel file ÷ COPY', '×', null).values.push(xlsx.cpu / copy.cpu)
+        figure('Excel export, peak RSS growth (MB)', 'MB', 100).values.push(xlsx.rssMb)
       }
-      const xlsx = await exportFile('excel', { search_id: all.search_id, max_leads: EXPORT_LEADS })
-      figure(`Excel file of ${xlsx.leads.toLocaleString('en')} leads (s)`, 's', null).values.push(xlsx.seconds)
-      figure('Excel ÷ COPY', '×', 5).values.push(xlsx.seconds / (copy.ms / 1000))
-      figure('Excel export, peak RSS growth (MB)', 'MB', 100).values.push(xlsx.rssMb)
       http1.close()
+      if (!part('clients')) continue
 
       // 5. 50 clients (in a worker thread): previews of new filter sets, cached previews, the profile
       const headers = { Authorization: `Bearer ${user.token}`, 'Accept-Encoding': 'gzip' }
