@@ -19,6 +19,7 @@ import { useCapability } from '@/api/capabilities/get-capabilities'
 import { useProfile } from '@/api/account/profile'
 import { changeLanguage, i18n, loadPageNamespaces } from '@/lib/i18n'
 import { useOnline } from '@/lib/use-online'
+import { lastSearchPath } from '@/lib/last-search'
 import OfflineNotice from '@/components/offline-notice'
 import { CreditBalance } from './credit-balance'
 import { LanguageSwitcher } from './language-switcher'
@@ -204,6 +205,7 @@ export function AppShell({ signedIn, children }: { signedIn: boolean; children: 
   useDrawerFocus(menuOpen, closeMenu, menuButtonRef, drawerRef)
   useProfileLanguage()
   const nav = signedIn ? NAV : NAV.filter((n) => n.to === paths.plans)
+  const account = profile === undefined ? undefined : String(profile.id)
   const label = (item: (typeof NAV)[number]) => (
     <>
       {t(item.key)}
@@ -212,7 +214,8 @@ export function AppShell({ signedIn, children }: { signedIn: boolean; children: 
   )
   const link = (item: (typeof NAV)[number]) => {
     const navLink = (
-      <NavLink key={item.to} to={item.to} className={linkClass}>
+      // "Search" opens the account's last search (the search stays while the person looks elsewhere)
+      <NavLink key={item.to} to={item.to === paths.search ? lastSearchPath(account) : item.to} className={linkClass}>
         {label(item)}
       </NavLink>
     )

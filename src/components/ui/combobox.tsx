@@ -1,5 +1,7 @@
 import { useCombobox } from 'downshift'
 import { useDeferredValue, useId, useState, type ReactNode } from 'react'
+import { useTranslation } from 'react-i18next'
+import { formatNumber, listParts } from '@/lib/format'
 import { inputClass } from './field'
 import { Spinner } from './spinner'
 
@@ -46,8 +48,8 @@ type Active = { kind: 'auto' } | { kind: 'none' } | { kind: 'key'; key: string }
  * Multi-select combobox on downshift's `useCombobox` (ARIA 1.2 combobox with a listbox popup: focus
  * stays in the input, the active option is announced through aria-activedescendant). Opens on focus,
  * on a click and on typing; arrows, Home/End and Page Up/Down move; Enter or a click toggles the
- * active option and keeps the list open; Escape, Tab or a click outside close it. Chosen values are
- * shown elsewhere (as chips); here they carry a check mark and aria-selected. The query belongs to
+ * active option and keeps the list open; Escape, Tab or a click outside close it. Chosen values carry
+ * a check mark and aria-selected in the list, and the empty field names them (placeholder and description). The query belongs to
  * the caller and is cleared after each toggle and on close.
  */
 export function MultiCombobox<T>({
@@ -71,6 +73,8 @@ export function MultiCombobox<T>({
   className = '',
 }: MultiComboboxProps<T>) {
   const hintId = useId()
+  const chosenId = useId()
+  const chosenText = useChosenText(value.map(getLabel))
   const [active, setActive] = useState<Active>({ kind: 'none' })
   const items = options as T[]
   const chosen = new Set(value.map(getKey))
@@ -138,10 +142,12 @@ export function MultiCombobox<T>({
   // holds only options, with the empty text and the footer (kept in view) below it
   const { ref: menuRef, onMouseLeave, ...listboxProps } = getMenuProps()
   const inputProps = getInputProps({
-    className: `${inputClass} pe-10 disabled:cursor-not-allowed disabled:opacity-60`,
-    placeholder,
+    // a summary of the choice reads as the field's content, not as a faint prompt
+    className: `${inputClass} pe-10 disabled:cursor-not-allowed disabled:opacity-60 ${chosenText ? 'placeholder:text-slate-900 dark:placeholder:text-slate-100' : ''}`,
+    // with something chosen, the empty field shows what (the placeholder only told what to type)
+    placeholder: chosenText ? chosenText.summary : placeholder,
     disabled,
-    'aria-describedby': hint ? hintId : undefined,
+    'aria-describedby': [chosenText ? chosenId : '', hint ? hintId : ''].filter(Boolean).join(' ') || undefined,
     // the query is the caller's: hand it over within the keystroke, so the caret never jumps
     onChange: (e) => onQueryChange(e.currentTarget.value),
     onFocus: () => {
@@ -222,6 +228,11 @@ export function MultiCombobox<T>({
           )}
         </div>
       </div>
+      {chosenText && (
+        <span id={chosenId} className="sr-only">
+          {chosenText.description}
+        </span>
+      )}
       {hint && (
         <p id={hintId} className="mt-1 text-xs text-slate-600 dark:text-slate-400">
           {hint}
@@ -229,6 +240,22 @@ export function MultiCombobox<T>({
       )}
     </div>
   )
+}
+
+/**
+ * What is chosen, in words: `summary` for the field ("Germany", "Germany and France", "Germany, France
+ * +2"), `description` naming every choice for the input's accessible description. Null when nothing is.
+ */
+function useChosenText(labels: readonly string[]): { summary: string; description: string } | null {
+  const { t, i18n } = useTranslation('common')
+  if (labels.length === 0) return null
+  const lng = i18n.language
+  const all = listParts(lng, labels)
+    .map((p) => p.value)
+    .join('')
+  const summary =
+    labels.length <= 2 ? all : t('picker.chosenMore', { first: labels[0], second: labels[1], more: formatNumber(lng, labels.length - 2) })
+  return { summary, description: t('picker.chosen', { list: all }) }
 }
 
 /** The part of `text` that matches `query` (case-insensitive), in a <mark>. */

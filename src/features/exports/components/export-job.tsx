@@ -12,6 +12,7 @@ import { useDocumentTitle } from '@/lib/use-document-title'
 import { errorMessage } from '@/lib/error-message'
 import { formatBytes, formatDateTime, formatNumber, formatPercent } from '@/lib/format'
 import { findLocalExport } from '@/lib/local-exports'
+import { lastSearchPath } from '@/lib/last-search'
 import { useProfile } from '@/api/account/profile'
 import { absoluteDownloadUrl, downloadOptions, downloadSize, getDownload, type DownloadDescriptor } from '@/api/exports/get-download'
 import { exportStatusOptions, type ExportStatus } from '@/api/exports/get-export-status'
@@ -27,6 +28,9 @@ export function ExportJob({ searchId }: { searchId: string }) {
   const phase = data ? exportPhase(data.status) : 'pending'
   const percent = data ? progressPercent(data) : 0
   const name = t('pageTitle', { id: searchId })
+  // "Back to search" returns to the account's last search, not an empty one
+  const profileId = useProfile().data?.id
+  const account = profileId === undefined ? undefined : String(profileId)
   // the tab says when the file is ready (or the export failed), not a bare "100%"
   useDocumentTitle(
     !data
@@ -64,7 +68,7 @@ export function ExportJob({ searchId }: { searchId: string }) {
         <Alert tone="error">
           {status.error instanceof ApiError && status.error.status === 404 ? t('notFound') : errorMessage(status.error)}
           <div className="mt-3">
-            <Link to={paths.search} className={buttonClass('secondary')}>
+            <Link to={lastSearchPath(account)} className={buttonClass('secondary')}>
               {t('backToSearch')}
             </Link>
           </div>
@@ -100,7 +104,7 @@ export function ExportJob({ searchId }: { searchId: string }) {
               </div>
             )}
             <div className="flex flex-wrap gap-3 border-t border-slate-200 pt-4 dark:border-slate-800">
-              <Link to={paths.search} className={buttonClass('ghost')}>
+              <Link to={lastSearchPath(account)} className={buttonClass('ghost')}>
                 {t('backToSearch')}
               </Link>
               <Link to={paths.history} className={buttonClass('ghost')}>

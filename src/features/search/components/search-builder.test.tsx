@@ -2,6 +2,8 @@ import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { http, HttpResponse } from 'msw'
 import { describe, expect, it } from 'vitest'
+import { lastSearchPath } from '@/lib/last-search'
+import { withBalance } from '@/testing/fixtures'
 import { server } from '@/testing/msw-server'
 import { renderWithProviders } from '@/testing/render'
 import { useSearchFilters } from '../hooks/use-search-filters'
@@ -145,4 +147,38 @@ describe('search builder: places on three levels', () => {
     await user.click(within(chips).getByRole('button', { name: 'Remove Country: Germany' }))
     await waitFor(() => expect(router.state.location.search).toBe(''))
   }, 15_000)
+})
+
+describe('search builder: the last search and what the pickers show', () => {
+  it('keeps the search as the account\'s last one, names the choice in the picker, and "New search" starts afresh', async () => {
+    geoHandlers()
+    const user = userEvent.setup()
+    // the profile of account 7
+    const { router } = renderWithProviders(<Page />, { route: '/search?country=DE', queryClient: withBalance(100) })
+    const countries = screen.getByRole('combobox', { name: 'Countries' })
+    await waitFor(() => expect(lastSearchPath('7')).toBe('/search?country=DE'))
+    expect(countries).toHaveAttribute('placeholder', 'Germany')
+    expect(countries).toHaveAccessibleDescription('Chosen: Germany')
+
+    await user.click(countries)
+    await user.click(await screen.findByRole('option', { name: 'France' }))
+    await user.keyboard('{Escape}')
+    await waitFor(() => expect(lastSearchPath('7')).toBe('/search?country=DE&country=FR'))
+    expect(countries).toHaveAttribute('placeholder', 'Germany and France')
+    expect(countries).toHaveAccessibleDescription('Chosen: Germany and France')
+
+    await user.click(screen.getByRole('button', { name: 'New search' }))
+    await waitFor(() => expect(router.state.location.search).toBe(''))
+    await waitFor(() => expect(lastSearchPath('7')).toBe('/search'))
+    expect(countries).toHaveAttribute('placeholder', 'Type a country')
+    expect(countries).not.toHaveAccessibleDescription()
+  })
+
+  it('shows two names and how many more when more are chosen', async () => {
+    geoHandlers()
+    renderWithProviders(<Page />, { route: '/search?country=DE&country=FR&country=IT&country=PL', queryClient: withBalance(100) })
+    const countries = screen.getByRole('combobox', { name: 'Countries' })
+    expect(countries).toHaveAttribute('placeholder', 'Germany, France +2')
+    expect(countries).toHaveAccessibleDescription('Chosen: Germany, France, Italy, and Poland')
+  })
 })

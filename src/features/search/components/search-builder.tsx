@@ -1,8 +1,11 @@
-import { memo, startTransition, useCallback, useDeferredValue, useMemo, useOptimistic } from 'react'
+import { memo, startTransition, useCallback, useDeferredValue, useEffect, useMemo, useOptimistic } from 'react'
 import { useTranslation } from 'react-i18next'
+import { useProfile } from '@/api/account/profile'
+import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
 import { Spinner } from '@/components/ui/spinner'
-import { withCountries, type NamedId, type SearchFilters } from '@/domain/search-filters'
+import { emptyFilters, filtersToSearchParams, withCountries, type NamedId, type SearchFilters } from '@/domain/search-filters'
+import { forgetLastSearch, rememberLastSearch } from '@/lib/last-search'
 import type { FiltersChange } from '../hooks/use-search-filters'
 import { CategoryPicker } from './category-picker'
 import { CountryPicker } from './country-picker'
@@ -71,7 +74,14 @@ export const SearchBuilder = memo(function SearchBuilder({
   const { t } = useTranslation('search')
   // rendered at each change of the search: its fixed texts are looked up once (t() is not free)
   const labels = useMemo(
-    () => ({ where: t('where'), what: t('what'), mustHave: t('mustHave'), chosen: t('chosen'), flags: FLAGS.map(([, label]) => t(label)) }),
+    () => ({
+      where: t('where'),
+      what: t('what'),
+      mustHave: t('mustHave'),
+      chosen: t('chosen'),
+      newSearch: t('newSearch'),
+      flags: FLAGS.map(([, label]) => t(label)),
+    }),
     [t],
   )
   const { level1, level2, level3 } = filters
@@ -81,6 +91,13 @@ export const SearchBuilder = memo(function SearchBuilder({
   const changeCountries = useCallback((codes: string[]) => onChange((f) => withCountries(f, codes)), [onChange])
   const changePlaces = useCallback((p: PlaceLevels) => onChange((f) => ({ ...f, ...p })), [onChange])
   const changeCategories = useCallback((categories: NamedId[]) => onChange((f) => ({ ...f, categories })), [onChange])
+  // the search as the address holds it is the account's last search, which the navigation's "Search"
+  // opens again; a link still being named is not a search yet
+  const profileId = useProfile().data?.id
+  const query = loading ? null : filtersToSearchParams(filters).toString()
+  useEffect(() => {
+    if (profileId !== undefined && query !== null) rememberLastSearch(String(profileId), query)
+  }, [profileId, query])
   if (loading) {
     return (
       <Card>
@@ -94,6 +111,18 @@ export const SearchBuilder = memo(function SearchBuilder({
   const single = countries.length === 1 ? countries[0] : undefined
   return (
     <div className="space-y-4">
+      {/* the search stays until the person starts another one on purpose (an empty search is no last search) */}
+      <div className="flex justify-end">
+        <Button
+          variant="secondary"
+          onClick={() => {
+            if (profileId !== undefined) forgetLastSearch(String(profileId))
+            onChange(emptyFilters)
+          }}
+        >
+          {labels.newSearch}
+        </Button>
+      </div>
       <Card title={labels.where}>
         <div className="space-y-4">
           <CountryPicker value={filters.countries} onChange={changeCountries} />
