@@ -35,9 +35,9 @@ test('sign-up: a banner until the address is confirmed, then the free credits ar
   await page.getByRole('link', { name: 'Go to the dashboard' }).click()
   await expect(page.getByTestId('confirm-banner')).toHaveCount(0)
   await expect(page.getByRole('region', { name: 'Credit balance' })).toContainText('100')
-  // a link used once does not work twice
+  // a link used once confirms nothing more: the page says there is nothing left to do
   await page.goto(confirmationLink(email))
-  await expect(page.getByText('This confirmation link is not valid any more.')).toBeVisible()
+  await expect(page.getByText('This address is already confirmed. There is nothing more to do.')).toBeVisible()
 })
 
 for (const lng of ['en', 'he'] as const) {
