@@ -1,3 +1,4 @@
+import { benchCells } from './cells.ts'
 import { benchConcurrency } from './concurrency.ts'
 import { benchExport } from './export.ts'
 import { benchPreview } from './preview.ts'
@@ -8,8 +9,8 @@ import { benchScale } from './scale.ts'
  * embedded database and, with BENCH_DATABASE_URL, on PostgreSQL (issue 13), then what each answer costs
  * as the data grows (issue 24, scale.ts): on the embedded database with 100,000 companies and, with
  * BENCH_DATABASE_URL, on PostgreSQL with BENCH_COMPANIES (`BENCH_COMPANIES=1000000`: the dataset is
- * seeded once into its own database on that server and kept). BENCH_ONLY picks some
- * (`preview,export,concurrency,scale`).
+ * seeded once into its own database on that server and kept), and the map's cells for a whole country
+ * (issue 26, cells.ts). BENCH_ONLY picks some (`preview,export,concurrency,scale,cells`).
  */
 const only = process.env.BENCH_ONLY?.split(',')
 const wanted = (name: string) => !only || only.includes(name)
@@ -29,5 +30,10 @@ if (wanted('scale')) {
   miss(!(await benchScale('pglite')).ok)
   if (process.env.BENCH_DATABASE_URL) miss(!(await benchScale('pg')).ok)
   else console.log('scale (pg): not run, set BENCH_DATABASE_URL (and BENCH_COMPANIES=1000000) to include it')
+}
+if (wanted('cells')) {
+  miss(!(await benchCells('pglite')).ok)
+  if (process.env.BENCH_DATABASE_URL) miss(!(await benchCells('pg')).ok)
+  else console.log('cells (pg): not run, set BENCH_DATABASE_URL (and BENCH_COMPANIES=1000000) to include it')
 }
 if (failed) process.exitCode = 1

@@ -10,6 +10,8 @@ export interface Deps {
   kickExports: () => void
   /** Wakes the webhook delivery worker (jobs/webhook-worker.ts) after a delivery is queued. */
   kickWebhooks: () => void
+  /** Wakes the list matching worker (jobs/list-worker.ts) after a list is queued. */
+  kickLists: () => void
   /** Host name → addresses for webhook deliveries (tests pass their own; the system resolver otherwise). */
   resolveHost?: (host: string, signal?: AbortSignal) => Promise<string[]>
   /** Runs work after the request's answer (lib/after-answer.ts); replaceable by tests to hold it. */

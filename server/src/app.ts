@@ -7,6 +7,7 @@ import type { ErrorCode } from './lib/error-codes.ts'
 import { rateLimit } from './lib/rate-limit.ts'
 import { openApiApp } from './lib/openapi-app.ts'
 import { apiModules } from './routes/index.ts'
+import { isListUpload } from './modules/lists/limits.ts'
 import { jsonAnswer, NEVER_COMPRESSED } from './lib/json-answer.ts'
 import { interfaceProfile } from './interface-profile.ts'
 import { serveDashboard } from './static.ts'
@@ -63,6 +64,8 @@ export function createApp(deps: Deps) {
     c.json({ detail: 'Request body is larger than 1 MB.', code: 'body_too_large' }, 413, { Connection: 'close' })
   const chunkedLimit = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: tooLarge })
   app.use('/api/*', async (c, next) => {
+    // a list's file (up to 50 MB) streams to disk under the upload's own limit (modules/lists/upload.ts)
+    if (isListUpload(c.req.method, c.req.path)) return next()
     const length = c.req.header('content-length')
     if (length !== undefined) {
       const n = Number(length)

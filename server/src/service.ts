@@ -6,6 +6,7 @@ import type { Config } from './config.ts'
 import { openDb } from './db/db.ts'
 import { startCleanup } from './jobs/cleanup.ts'
 import { startExportWorker } from './jobs/export-worker.ts'
+import { startListWorker } from './jobs/list-worker.ts'
 import { startWebhookWorker } from './jobs/webhook-worker.ts'
 import { AfterAnswer } from './lib/after-answer.ts'
 import { Clock } from './lib/clock.ts'
@@ -34,6 +35,7 @@ export async function startService(
   const worker = startExportWorker({ db, clock, config })
   const cleanup = startCleanup({ db, clock, config })
   const webhooks = startWebhookWorker({ db, clock, config, resolveHost: options.resolveHost })
+  const lists = startListWorker({ db, config })
   const later = new AfterAnswer()
   const deps: Deps = {
     db,
@@ -41,6 +43,7 @@ export async function startService(
     config,
     kickExports: worker.kick,
     kickWebhooks: webhooks.kick,
+    kickLists: lists.kick,
     resolveHost: options.resolveHost,
     afterAnswer: later.run,
   }
@@ -56,6 +59,9 @@ export async function startService(
       headersTimeout: Math.min(config.http.headersTimeoutMs, config.http.requestTimeoutMs),
       requestTimeout: config.http.requestTimeoutMs,
       connectionsCheckingInterval: Math.min(1_000, config.http.headersTimeoutMs),
+      // a search's territory travels in the address (`within`, extension `geo`): 1,000 vertices URL-encoded
+      // are about 33 KB, past Node's 16 KB default for a request's head
+      maxHeaderSize: 128 * 1024,
     },
   })
   server.maxConnections = config.http.maxConnections
@@ -73,6 +79,7 @@ export async function startService(
       await later.drain()
       await worker.stop()
       await webhooks.stop()
+      await lists.stop()
       await cleanup.stop()
       await db.close()
     },

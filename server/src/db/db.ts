@@ -4,6 +4,7 @@ import { createRequire } from 'node:module'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
+import { fillCompanyCells } from './company-cells.ts'
 import type { WorkerReply, WorkerRequest } from './pglite-worker.ts'
 
 /**
@@ -67,6 +68,7 @@ export interface DbOptions {
 export async function openDb(opts: DbOptions): Promise<Db> {
   const db = opts.databaseUrl ? await openPg(opts.databaseUrl, opts.poolSize ?? 10) : await openPglite(opts.dataDir ?? '.data')
   await migrate(db)
+  await fillCompanyCells(db)
   return db
 }
 

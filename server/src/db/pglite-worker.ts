@@ -1,5 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import { PGlite, parse, protocol, type Transaction } from '@electric-sql/pglite'
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 
 /**
  * The embedded database (PGlite) on a thread of its own (issue 24). PGlite runs PostgreSQL compiled
@@ -44,7 +45,8 @@ async function blobBytes(blob: Blob | undefined): Promise<Uint8Array | undefined
   return blob ? new Uint8Array(await blob.arrayBuffer()) : undefined
 }
 
-const pg = new PGlite(dataDir)
+// pg_trgm: the name similarity of list matching (migration 032)
+const pg = new PGlite({ dataDir, extensions: { pg_trgm } })
 
 // Prepared statements: PGlite's query() sends parse, describe, bind, describe, execute and sync as six
 // calls into the database and plans the text every time. A prepared text is parsed once under its

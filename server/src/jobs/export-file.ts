@@ -3,7 +3,7 @@ import { createWriteStream } from 'node:fs'
 import { finished } from 'node:stream/promises'
 import type { Queryable } from '../db/db.ts'
 import { csvField } from '../modules/exports/csv-cell.ts'
-import { fileLayout, type ExportColumn, type FileLayout } from '../modules/exports/file-locale.ts'
+import { fileLayout, MAX_EMAIL_COLUMNS, type ExportColumn, type FileLayout } from '../modules/exports/file-locale.ts'
 import { createXlsxWriter } from '../lib/xlsx-writer.ts'
 
 /**
@@ -30,6 +30,8 @@ export interface ExportFileSpec {
   export_format: string | null
   file_locale: string | null
   columns: unknown
+  /** Extension `email_columns`: `split` writes one email per column. */
+  email_columns: string
 }
 
 /** Between the fields of a lead as the database sends them (U+001F, unit separator)… */
@@ -41,35 +43,77 @@ type Kind = 'text' | 'number' | 'category' | 'categories'
 
 const placeJoin = (level: 1 | 2 | 3) => `LEFT JOIN level${level}_locations l${level} ON l${level}.id = c.level${level}_id`
 
+interface Column {
+  sql: string
+  kind: Kind
+  join?: 1 | 2 | 3
+  /**
+   * The width of its XLSX column, in characters: about what nine values in ten of the seeded data fit
+   * (a longer one wraps into the next cell's room, or is cut at the border when that cell is full).
+   * Set once, so the file needs no second pass over its rows.
+   */
+  width: number
+}
+
 /**
  * Each column as the database writes it (never NULL: concat_ws would leave the field out) and what is
  * done with it here. Numbers are written as JavaScript writes them, as when the driver parsed them:
  * PostgreSQL writes a float8 with the same shortest digits (numeric ratings go through float8: `4.0`
  * → `4`), except for exponents and -0 (numberText).
  */
-const COLUMNS: Record<ExportColumn, { sql: string; kind: Kind; join?: 1 | 2 | 3 }> = {
-  name: { sql: 'c.name', kind: 'text' },
-  email: { sql: "array_to_string(c.emails, ';')", kind: 'text' },
-  phone: { sql: "coalesce(c.phone, '')", kind: 'text' },
-  website: { sql: "coalesce(c.website, '')", kind: 'text' },
-  instagram: { sql: "coalesce(c.instagram, '')", kind: 'text' },
-  facebook: { sql: "coalesce(c.facebook, '')", kind: 'text' },
-  address: { sql: "coalesce(c.address, '')", kind: 'text' },
-  zipcode: { sql: "coalesce(c.zipcode, '')", kind: 'text' },
-  city: { sql: "coalesce(l3.name, '')", kind: 'text', join: 3 },
-  level2_location: { sql: "coalesce(l2.name, '')", kind: 'text', join: 2 },
-  level1_location: { sql: "coalesce(l1.name, '')", kind: 'text', join: 1 },
-  country: { sql: 'c.country_code', kind: 'text' },
+const COLUMNS: Record<ExportColumn, Column> = {
+  name: { sql: 'c.name', kind: 'text', width: 30 },
+  email: { sql: "array_to_string(c.emails, ';')", kind: 'text', width: 40 },
+  phone: { sql: "coalesce(c.phone, '')", kind: 'text', width: 18 },
+  website: { sql: "coalesce(c.website, '')", kind: 'text', width: 40 },
+  instagram: { sql: "coalesce(c.instagram, '')", kind: 'text', width: 40 },
+  facebook: { sql: "coalesce(c.facebook, '')", kind: 'text', width: 40 },
+  address: { sql: "coalesce(c.address, '')", kind: 'text', width: 30 },
+  zipcode: { sql: "coalesce(c.zipcode, '')", kind: 'text', width: 10 },
+  city: { sql: "coalesce(l3.name, '')", kind: 'text', join: 3, width: 16 },
+  level2_location: { sql: "coalesce(l2.name, '')", kind: 'text', join: 2, width: 20 },
+  level1_location: { sql: "coalesce(l1.name, '')", kind: 'text', join: 1, width: 20 },
+  country: { sql: 'c.country_code', kind: 'text', width: 8 },
   // names in the file's language, looked up here (a subquery per row cost the database more)
-  categories: { sql: "array_to_string(c.category_ids, ',')", kind: 'categories' },
-  main_category: { sql: 'c.main_category_id', kind: 'category' },
-  rating: { sql: "coalesce(c.rating::float8::text, '')", kind: 'number' },
-  review_count: { sql: 'c.review_count', kind: 'number' },
-  latitude: { sql: 'c.latitude', kind: 'number' },
-  longitude: { sql: 'c.longitude', kind: 'number' },
-  place_id: { sql: 'c.place_id', kind: 'text' },
-  collected_at: { sql: `to_char(c.collected_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`, kind: 'text' },
+  categories: { sql: "array_to_string(c.category_ids, ',')", kind: 'categories', width: 36 },
+  main_category: { sql: 'c.main_category_id', kind: 'category', width: 22 },
+  rating: { sql: "coalesce(c.rating::float8::text, '')", kind: 'number', width: 8 },
+  review_count: { sql: 'c.review_count', kind: 'number', width: 8 },
+  latitude: { sql: 'c.latitude', kind: 'number', width: 12 },
+  longitude: { sql: 'c.longitude', kind: 'number', width: 12 },
+  place_id: { sql: 'c.place_id', kind: 'text', width: 30 },
+  collected_at: { sql: `to_char(c.collected_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`, kind: 'text', width: 25 },
 }
+
+/**
+ * A lead's emails one per column (extension `email_columns`), in their stored order: the n-th email in
+ * the n-th column, empty when it has fewer; the last column holds its last emails, `;`-joined as the
+ * one cell of a plain file, when it has more than `count` (nothing paid for is left out).
+ */
+const emailColumns = (count: number): Column[] =>
+  Array.from({ length: count }, (_, i) => ({
+    sql: i + 1 < count ? `coalesce(c.emails[${i + 1}], '')` : `array_to_string(c.emails[${count}:], ';')`,
+    kind: 'text',
+    width: 32,
+  }))
+
+/**
+ * How many email columns a split file has: as many as the most emails a lead of the export has, at
+ * least one, at most MAX_EMAIL_COLUMNS. One aggregate over the export's leads before the file is
+ * written (its header names them): about 0.2 s for 100,000 leads on PostgreSQL, 1.4 s for 1,000,000.
+ */
+async function emailColumnCount(db: Queryable, exportId: number): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(
+    `SELECT coalesce(max(cardinality(c.emails)), 0)::int AS n
+       FROM export_leads e CROSS JOIN unnest(e.company_ids) AS l(id) JOIN companies c ON c.id = l.id
+      WHERE e.export_id = $1`,
+    [exportId],
+  )
+  return Math.min(MAX_EMAIL_COLUMNS, Math.max(1, rows[0]!.n))
+}
+
+/** A column's XLSX width: room for its header and the filter's button too, at most 60 characters. */
+const columnWidth = (column: Column, header: string) => Math.min(60, Math.max(column.width, header.length + 4))
 
 /**
  * The export's leads in batches of whole `export_leads` rows (ranges of 1,024 company ids) of about
@@ -162,10 +206,15 @@ function csvFile(file: string, layout: FileLayout, kinds: Kind[], category: (id:
   }
 }
 
-function xlsxFile(file: string, layout: FileLayout, kinds: Kind[], category: (id: string) => string): RowWriter {
+function xlsxFile(file: string, layout: FileLayout, columns: Column[], category: (id: string) => string): RowWriter {
   // streamed into the archive as rows come: memory stays bounded (lib/xlsx-writer.ts)
-  const sheet = createXlsxWriter(file, { sheetName: layout.sheetName, rightToLeft: layout.rtl })
-  sheet.addRow(layout.headers)
+  const sheet = createXlsxWriter(file, {
+    sheetName: layout.sheetName,
+    rightToLeft: layout.rtl,
+    header: layout.headers,
+    widths: columns.map((c, i) => columnWidth(c, layout.headers[i]!)),
+  })
+  const kinds = columns.map((c) => c.kind)
   // numbers go as text, as JavaScript writes them (no parsing and writing them again here)
   const numeric = kinds.map((k) => k === 'number')
   return {
@@ -199,8 +248,9 @@ export async function writeExportFile(
   file: string,
   afterBatch: (written: number) => Promise<void>,
 ): Promise<number> {
-  const layout = fileLayout(spec.file_locale, spec.columns as ExportColumn[] | null)
-  const columns = layout.columns.map((c) => COLUMNS[c])
+  const emails = spec.email_columns === 'split' ? await emailColumnCount(db, spec.id) : null
+  const layout = fileLayout(spec.file_locale, spec.columns as ExportColumn[] | null, emails)
+  const columns = layout.columns.flatMap((c) => (c === 'email' && emails !== null ? emailColumns(emails) : [COLUMNS[c]]))
   const kinds = columns.map((c) => c.kind)
   const from = `FROM companies c ${([1, 2, 3] as const)
     .filter((level) => columns.some((c) => c.join === level))
@@ -237,7 +287,7 @@ export async function writeExportFile(
     if (leads.length === count) return leads
     return (await db.query<[string]>(rowsSql, params, { rowMode: 'array' })).rows.map((r) => r[0])
   }
-  const writer = spec.export_format === 'excel' ? xlsxFile(file, layout, kinds, category) : csvFile(file, layout, kinds, category)
+  const writer = spec.export_format === 'excel' ? xlsxFile(file, layout, columns, category) : csvFile(file, layout, kinds, category)
   let done = 0
   // the next batch is read while this one is written
   let reading = batches.length ? read(0) : null

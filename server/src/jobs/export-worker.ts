@@ -10,7 +10,7 @@ import { recordExportLeads } from '../modules/exports/lead-sets.ts'
 import { claimJob, startRunner, type JobTable, type Lease, type Runner } from './runner.ts'
 import { writeExportFile } from './export-file.ts'
 
-type WorkerDeps = Omit<Deps, 'kickExports' | 'kickWebhooks' | 'resolveHost'>
+type WorkerDeps = Omit<Deps, 'kickExports' | 'kickWebhooks' | 'kickLists' | 'resolveHost'>
 
 const DAY_MS = 86_400_000
 

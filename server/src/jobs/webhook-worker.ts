@@ -8,7 +8,7 @@ import { BlockedTarget, resolveTarget, systemResolver, type Resolver } from '../
 import { signature, SIGNATURE_HEADER, TEST_EVENT, type DeliveryError } from '../lib/webhooks.ts'
 import { claimable, claimJob, leased, settleSql, startRunner, type Claimed, type ClaimLease, type JobTable, type Runner } from './runner.ts'
 
-type WorkerDeps = Omit<Deps, 'kickExports' | 'kickWebhooks'> & { resolveHost?: Resolver }
+type WorkerDeps = Omit<Deps, 'kickExports' | 'kickWebhooks' | 'kickLists'> & { resolveHost?: Resolver }
 
 /** Bytes of a receiver's answer read at most (then the connection is dropped): the body is not kept. */
 export const MAX_RESPONSE_BYTES = 16 * 1024

@@ -58,6 +58,21 @@ export const ERROR_CODES = {
   invalid_country_code: { params: [], doc: 'Not a two-letter country code.' },
   invalid_id: { params: [], doc: 'Not a positive 32-bit integer id.' },
   invalid_boolean: { params: [], doc: 'Not one of "true", "1", "false", "0".' },
+  invalid_geometry: {
+    params: [],
+    doc: 'Extension `geo`: `within` is not a GeoJSON Polygon or MultiPolygon of [longitude, latitude] positions.',
+  },
+  ring_not_closed: { params: [], doc: 'Extension `geo`: a ring of `within` does not end where it starts.' },
+  too_many_vertices: { params: [], doc: 'Extension `geo`: `within` has more vertices than capabilities allow (`geo.max_vertices`).' },
+  self_intersection: { params: [], doc: 'Extension `geo`: a ring of `within` crosses or touches itself.' },
+  area_too_large: { params: [], doc: 'Extension `geo`: `within` covers more than capabilities allow (`geo.max_area_km2`).' },
+  invalid_near: { params: [], doc: 'Extension `geo`: `near` is not "latitude,longitude,radius_km" with a valid position.' },
+  radius_out_of_range: { params: [], doc: 'Extension `geo`: the radius of `near` is not more than 0 and at most `geo.max_radius_km`.' },
+  invalid_bbox: {
+    params: [],
+    doc: 'Extension `geo`: the map box is not "west,south,east,north" in degrees with west < east and south < north.',
+  },
+  invalid_zoom: { params: [], doc: 'Extension `geo`: the map zoom is not a whole number from 0 to 22.' },
   nul_character: { params: [], doc: 'Contains U+0000, which cannot be stored.' },
   control_characters: {
     params: [],
@@ -89,6 +104,20 @@ export const ERROR_CODES = {
   },
   webhook_limit: { params: ['limit'], doc: 'Extension `webhooks`: the account already holds `limit` webhook endpoints.' },
   duplicate_value: { params: [], doc: 'A list names the same value twice (e.g. an export column).' },
+  file_empty: { params: [], doc: 'Extension `lists`: the uploaded file holds no rows.' },
+  file_no_header: { params: [], doc: 'Extension `lists`: the first row of the file holds data, not the names of the columns.' },
+  file_too_many_rows: { params: ['limit'], doc: 'Extension `lists`: the file has more than `limit` data rows.' },
+  file_too_large: { params: ['limit'], doc: 'Extension `lists`: the file is larger than `limit` MB.' },
+  file_unreadable: {
+    params: [],
+    doc: 'Extension `lists`: the file is damaged, unpacks too large, or holds a cell that cannot be read (the message says where).',
+  },
+  file_type_unsupported: { params: [], doc: 'Extension `lists`: the file is neither CSV text nor an XLSX workbook.' },
+  list_limit: { params: ['limit'], doc: 'Extension `lists`: the account already holds `limit` lists.' },
+  mapping_incomplete: {
+    params: [],
+    doc: 'Extension `lists`: a mapping needs the columns of a name and a city, a website, an email address or a phone.',
+  },
 } as const satisfies Record<string, { params: readonly string[]; doc: string }>
 
 export type ErrorCode = keyof typeof ERROR_CODES

@@ -7,7 +7,9 @@ import { capabilityRoutes } from '../modules/capabilities/routes.ts'
 import { exportRoutes } from '../modules/exports/routes.ts'
 import { geoRoutes } from '../modules/geo/routes.ts'
 import { historyRoutes } from '../modules/history/routes.ts'
+import { mapRoutes } from '../modules/map/routes.ts'
 import { apiKeyRoutes } from '../modules/keys/routes.ts'
+import { listRoutes } from '../modules/lists/routes.ts'
 import { pageSnapshotRoutes } from '../modules/page-snapshots/routes.ts'
 import { planRoutes } from '../modules/plans/routes.ts'
 import { searchRoutes } from '../modules/search/routes.ts'
@@ -26,12 +28,14 @@ export function apiModules(config: Pick<Config, 'testClock'>): OpenAPIHono<AppEn
     accountRoutes(),
     apiKeyRoutes(),
     geoRoutes(),
+    mapRoutes(),
     searchRoutes(),
     capabilityRoutes(),
     exportRoutes(),
     historyRoutes(),
     pageSnapshotRoutes(),
     webhookRoutes(),
+    listRoutes(),
     // Only with LEADS_TEST_CLOCK=1: otherwise the hooks are neither served (404) nor listed in /api/schema/.
     ...(config.testClock ? [testHookRoutes()] : []),
   ]

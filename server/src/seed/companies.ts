@@ -1,4 +1,7 @@
-import type { Db, Queryable, Tx } from '../db/db.ts'
+import { dropSecondaryIndexes } from '../db/bulk.ts'
+import type { Db, Queryable } from '../db/db.ts'
+import { cellsOf } from '../lib/geometry.ts'
+import { fillCompanyKeys } from '../modules/lists/keys.ts'
 import { COUNTRIES, slugify } from './geo.ts'
 
 /** Small, fast, seedable PRNG (mulberry32): the seed is deterministic, never Math.random. */
@@ -456,23 +459,33 @@ type Columns = ReturnType<typeof emptyColumns>
 
 const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'
 
+/** Each company's H3 cells (migration 030), one list per resolution, from the batch's positions. */
+function batchCells(col: Columns): [string[], string[], string[], string[]] {
+  const cells: [string[], string[], string[], string[]] = [[], [], [], []]
+  for (let i = 0; i < col.lat.length; i++) {
+    const of = cellsOf(col.lat[i]!, col.lng[i]!)
+    for (let r = 0; r < 4; r++) cells[r]!.push(of[r]!)
+  }
+  return cells
+}
+
 async function insertBatch(q: Queryable, col: Columns): Promise<void> {
   // place_id = "ChIJ" + random tag + the row's own id (hex): unique by construction across calls.
   await q.query(
     `INSERT INTO companies (id, name, emails, phone, website, instagram, facebook, address, zipcode, country_code,
        level1_id, level2_id, level3_id, main_category_id, category_ids, rating, review_count, latitude, longitude,
-       place_id, has_email, has_phone, has_website, created_at, collected_at)
+       place_id, has_email, has_phone, has_website, created_at, collected_at, h3_r3, h3_r5, h3_r7, h3_r9)
      SELECT id, name, string_to_array(emails, ' '), phone, website, instagram, facebook, address, zipcode, country,
        level1, level2, level3, main_category, string_to_array(categories, ',')::int[], rating::numeric, reviews, lat, lng,
        'ChIJ' || place_tag || lpad(to_hex(id), 8, '0'), emails <> '', phone IS NOT NULL, website IS NOT NULL,
-       created_at::timestamptz, collected_at::timestamptz
+       created_at::timestamptz, collected_at::timestamptz, r3, r5, r7, r9
      FROM (
        SELECT nextval(pg_get_serial_sequence('companies', 'id'))::int AS id, t.*
        FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
          $9::text[], $10::int[], $11::int[], $12::int[], $13::int[], $14::text[], $15::text[], $16::int[],
-         $17::float8[], $18::float8[], $19::text[], $20::text[], $21::text[])
+         $17::float8[], $18::float8[], $19::text[], $20::text[], $21::text[], $22::bigint[], $23::bigint[], $24::bigint[], $25::bigint[])
          AS t(name, emails, phone, website, instagram, facebook, address, zipcode, country, level1, level2, level3,
-           main_category, categories, rating, reviews, lat, lng, place_tag, created_at, collected_at)
+           main_category, categories, rating, reviews, lat, lng, place_tag, created_at, collected_at, r3, r5, r7, r9)
      ) s`,
     [
       col.name,
@@ -496,6 +509,7 @@ async function insertBatch(q: Queryable, col: Columns): Promise<void> {
       col.placeTag,
       col.createdAt,
       col.collectedAt,
+      ...batchCells(col),
     ],
   )
 }
@@ -652,6 +666,10 @@ const COPY_COLUMNS = [
   'has_website',
   'created_at',
   'collected_at',
+  'h3_r3',
+  'h3_r5',
+  'h3_r7',
+  'h3_r9',
 ] as const
 
 /** A CSV field for COPY: null as nothing, text always quoted (an empty text is `""`, not null). */
@@ -661,10 +679,11 @@ const arrayLiteral = (items: string[]) => `{${items.map((i) => `"${i.replace(/[\
 
 /**
  * A batch as COPY's CSV, with what insertBatch lets the database derive written out (the id, the
- * place_id from it, the presence flags), so that both paths give the same rows.
+ * place_id from it, the presence flags), so that both paths give the same rows (and the same H3 cells).
  */
 function batchCsv(col: Columns, firstId: number): string {
   const lines: string[] = []
+  const cells = batchCells(col)
   for (let i = 0; i < col.name.length; i++) {
     const id = firstId + i
     const emails = col.emails[i] === '' ? [] : col.emails[i]!.split(' ')
@@ -695,44 +714,14 @@ function batchCsv(col: Columns, firstId: number): string {
         col.website[i] !== null,
         csvText(col.createdAt[i]!),
         csvText(col.collectedAt[i]!),
+        cells[0][i],
+        cells[1][i],
+        cells[2][i],
+        cells[3][i],
       ].join(','),
     )
   }
   return `${lines.join('\n')}\n`
-}
-
-interface DroppedIndexes {
-  /** Creates them again, as they were. */
-  restore(): Promise<void>
-}
-
-/**
- * Drops the secondary indexes of `tables` (every index but the primary key, unique and foreign-key
- * constraints included) for a bulk load into them, and gives back how to create them again: building
- * an index once over a million rows costs a fraction of maintaining it row by row (issue 24: two
- * thirds of a batched INSERT's time), and a foreign key is checked by one join, not once per row.
- */
-async function dropSecondaryIndexes(q: Tx, tables: string[]): Promise<DroppedIndexes> {
-  const { rows: constraints } = await q.query<{ tbl: string; name: string; def: string }>(
-    `SELECT conrelid::regclass::text AS tbl, conname AS name, pg_get_constraintdef(oid) AS def FROM pg_constraint
-      WHERE conrelid = ANY($1::regclass[]) AND contype IN ('u', 'f') ORDER BY conrelid::regclass::text, conname`,
-    [tables],
-  )
-  const { rows: indexes } = await q.query<{ name: string; def: string }>(
-    `SELECT i.indexrelid::regclass::text AS name, pg_get_indexdef(i.indexrelid) AS def FROM pg_index i
-      WHERE i.indrelid = ANY($1::regclass[]) AND NOT i.indisprimary
-        AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = i.indexrelid)
-      ORDER BY 1`,
-    [tables],
-  )
-  for (const c of constraints) await q.exec(`ALTER TABLE ${c.tbl} DROP CONSTRAINT "${c.name}"`)
-  for (const i of indexes) await q.exec(`DROP INDEX ${i.name}`)
-  return {
-    async restore() {
-      for (const i of indexes) await q.exec(i.def)
-      for (const c of constraints) await q.exec(`ALTER TABLE ${c.tbl} ADD CONSTRAINT "${c.name}" ${c.def}`)
-    },
-  }
 }
 
 /**
@@ -777,6 +766,9 @@ export async function seedCompanies(db: Db, opts: { count: number; now: Date }):
     await copying
     if (inserted) await q.query(`SELECT setval(pg_get_serial_sequence('companies', 'id'), $1)`, [nextId - 1])
     phase('copied')
+    // what list matching finds a company by (issue 27), written in the seed's transaction with the companies
+    await fillCompanyKeys(q, 20_000)
+    phase('match keys')
     await q.exec('ALTER TABLE companies ENABLE TRIGGER USER')
     await q.exec(`DO $$ DECLARE s text; BEGIN
                     FOREACH s IN ARRAY company_derived_sql('SELECT *, 1 AS d FROM companies') LOOP EXECUTE s; END LOOP;

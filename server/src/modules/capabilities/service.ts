@@ -1,10 +1,14 @@
 import type { Config } from '../../config.ts'
+import { CELL_RESOLUTIONS, MAX_AREA_KM2, MAX_RADIUS_KM, MAX_VERTICES } from '../../lib/geometry.ts'
 import { LANGUAGES } from '../../lib/schemas.ts'
 import { DELIVERY_ERROR_CODES, SIGNATURE_HEADER, WEBHOOK_EVENTS } from '../../lib/webhooks.ts'
-import { EXPORT_COLUMNS } from '../exports/file-locale.ts'
-import { MAX_NAME, MAX_WATCHED } from '../history/service.ts'
+import { EMAIL_COLUMNS, EXPORT_COLUMNS, MAX_EMAIL_COLUMNS } from '../exports/file-locale.ts'
+import { EXPORT_STATUSES, MAX_NAME, MAX_QUERY, MAX_WATCHED } from '../history/service.ts'
 import { KEY_SCOPES } from '../keys/scope.ts'
+import { MAX_FILE_MB, MAX_LISTS, MAX_ROWS } from '../lists/limits.ts'
+import { LIST_FIELDS } from '../lists/mapping.ts'
 import { MAX_KEY_NAME } from '../keys/service.ts'
+import { MAX_CELLS } from '../search/cells.ts'
 
 /**
  * The extensions this service adds to the interface (decisions.md, "Extensions beyond the interface"):
@@ -13,6 +17,18 @@ import { MAX_KEY_NAME } from '../keys/service.ts'
 export const EXTENSIONS: Record<string, { version: number } & Record<string, unknown>> = {
   /** GET /api/companies/facets/: coverage of a search (contact data, top regions and categories) in one answer. */
   facets: { version: 1, limit: 8 },
+  /**
+   * Territories and the map (issue 26): `within` (a GeoJSON Polygon or MultiPolygon) and `near`
+   * (`lat,lng,radius_km`) on every search, and GET /api/companies/cells/ (leads and owned leads per H3 cell).
+   */
+  geo: {
+    version: 1,
+    max_vertices: MAX_VERTICES,
+    max_area_km2: MAX_AREA_KM2,
+    max_radius_km: MAX_RADIUS_KM,
+    max_cells: MAX_CELLS,
+    resolutions: [...CELL_RESOLUTIONS],
+  },
   /** POST /api/auth/logout/: sign-out ends the session at the service. */
   logout: { version: 1 },
   /** Sign-up confirmed by a mailed link (POST /api/auth/confirm-email/, …/resend/); `email_confirmed` and `pending_email` on the profile. */
@@ -32,12 +48,19 @@ export const EXTENSIONS: Record<string, { version: number } & Record<string, unk
   export_columns: { version: 1, columns: [...EXPORT_COLUMNS] },
   /** `file_locale` on POST /api/download-csv/: headers, separator and decimal mark of a language; BOM; RTL sheet for Hebrew. */
   file_locale: { version: 1, languages: [...LANGUAGES] },
+  /** `email_columns` on POST /api/download-csv/: `split` writes one email per column (`email_1`…), at most `max_columns`. */
+  email_columns: { version: 1, values: [...EMAIL_COLUMNS], max_columns: MAX_EMAIL_COLUMNS },
   /** `scope` and `monthly_credit_cap` on API keys; exports record their key (`api_key` on history entries). */
   scoped_api_keys: { version: 1, scopes: [...KEY_SCOPES] },
   /** `name` on POST /api/user/api-keys/ and on each listed key: what a key is for, at most `max_length` characters. */
   api_key_names: { version: 1, max_length: MAX_KEY_NAME },
   /** `name` and `watched` on history entries (PATCH), `?watched=true` on the history list; at most `limit` watched. */
   watched_searches: { version: 1, limit: MAX_WATCHED, name_max_length: MAX_NAME },
+  /**
+   * `q`, `country` and `status` on GET /api/user/search-history/: the service finds exports by name, places,
+   * categories or number (case and accents aside), country and status, and pages the matches.
+   */
+  history_search: { version: 1, q_max_length: MAX_QUERY, statuses: [...EXPORT_STATUSES] },
   /**
    * Exports spend the credits that expire first (subscription credits at the period's end, each purchased
    * lot at its own date, never-expiring ones last); `charged_from` on the export's answer and history
@@ -59,6 +82,18 @@ export const EXTENSIONS: Record<string, { version: number } & Record<string, unk
     error_codes: [...DELIVERY_ERROR_CODES],
     tests_per_minute: 5,
     creations_per_hour: 20,
+  },
+  /**
+   * /api/lists/: upload a CSV or XLSX of businesses, confirm the proposed mapping of its columns to
+   * `fields`, match it to companies as a job (free) by `rules`, read the report and its CSV.
+   */
+  lists: {
+    version: 1,
+    limit: MAX_LISTS,
+    max_rows: MAX_ROWS,
+    max_file_mb: MAX_FILE_MB,
+    fields: [...LIST_FIELDS],
+    rules: ['domain', 'phone', 'name_city'],
   },
 }
 

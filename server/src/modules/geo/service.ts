@@ -34,6 +34,9 @@ interface Place extends MatchForms {
   level1_name: string
   level2_id: number
   level2_name: string
+  /** Where its label goes on the map: a city's own position, a state's the mean of its cities'; none for a county (no label). */
+  latitude: number | null
+  longitude: number | null
 }
 interface Geo {
   level1: Place[]
@@ -55,7 +58,18 @@ function loadGeo(db: Db): Promise<Geo> {
 }
 
 async function readGeo(db: Db): Promise<Geo> {
-  type Row = { id: number; name: string; code: string; country: string; l1: number; l1n: string; l2: number; l2n: string }
+  type Row = {
+    id: number
+    name: string
+    code: string
+    country: string
+    l1: number
+    l1n: string
+    l2: number
+    l2n: string
+    lat: number | null
+    lng: number | null
+  }
   const [{ rows: names }, { rows: sizes }] = await Promise.all([
     db.query<{ level: number; place_id: number; lng: string; name: string }>(
       'SELECT level, place_id, lng, name FROM place_names ORDER BY level, place_id, lng',
@@ -91,18 +105,24 @@ async function readGeo(db: Db): Promise<Geo> {
       level1_name: r.l1n,
       level2_id: r.l2,
       level2_name: r.l2n,
+      latitude: r.lat,
+      longitude: r.lng,
     })
   const [l1, l2, l3] = await Promise.all([
     db.query<Row>(
-      `SELECT id, name, code, country_code AS country, id AS l1, name AS l1n, 0 AS l2, '' AS l2n
-       FROM level1_locations ORDER BY id`,
+      `SELECT l1.id, l1.name, l1.code, l1.country_code AS country, l1.id AS l1, l1.name AS l1n, 0 AS l2, '' AS l2n,
+              (SELECT avg(latitude) FROM level3_locations WHERE level1_id = l1.id) AS lat,
+              (SELECT avg(longitude) FROM level3_locations WHERE level1_id = l1.id) AS lng
+       FROM level1_locations l1 ORDER BY l1.id`,
     ),
     db.query<Row>(
-      `SELECT l2.id, l2.name, l2.code, l2.country_code AS country, l1.id AS l1, l1.name AS l1n, l2.id AS l2, l2.name AS l2n
+      `SELECT l2.id, l2.name, l2.code, l2.country_code AS country, l1.id AS l1, l1.name AS l1n, l2.id AS l2, l2.name AS l2n,
+              NULL AS lat, NULL AS lng
        FROM level2_locations l2 JOIN level1_locations l1 ON l1.id = l2.level1_id ORDER BY l2.id`,
     ),
     db.query<Row>(
-      `SELECT l3.id, l3.name, l3.code, l3.country_code AS country, l1.id AS l1, l1.name AS l1n, l2.id AS l2, l2.name AS l2n
+      `SELECT l3.id, l3.name, l3.code, l3.country_code AS country, l1.id AS l1, l1.name AS l1n, l2.id AS l2, l2.name AS l2n,
+              l3.latitude AS lat, l3.longitude AS lng
        FROM level3_locations l3
        JOIN level2_locations l2 ON l2.id = l3.level2_id
        JOIN level1_locations l1 ON l1.id = l3.level1_id
@@ -271,6 +291,28 @@ export async function citiesOf(db: Db, code: string, clock: Clock) {
     [code, clock.now().toISOString()],
   )
   return rows.map((r) => ({ id: String(r.id), name: r.name, code: r.code }))
+}
+
+/** Where a place's label goes; a state without cities has none. */
+const position = (p: Place) =>
+  p.latitude === null || p.longitude === null ? {} : { latitude: Number(p.latitude), longitude: Number(p.longitude) }
+
+/**
+ * The labels of the map's basemap (extension `geo`): every state and city with its position, in the
+ * reader's language where the place has a name in it, the biggest (most companies) first.
+ */
+export async function placeLabels(db: Db, lng: string) {
+  const geo = await loadGeo(db)
+  const label = (level: 1 | 3) => (p: Place) => ({
+    id: String(p.id),
+    name: p.otherNames.find((n) => n.lng === lng)?.name ?? p.name,
+    level,
+    size: p.size,
+    ...position(p),
+  })
+  return [...geo.level1.map(label(1)), ...geo.level3.map(label(3))]
+    .filter((l): l is typeof l & { latitude: number; longitude: number } => 'latitude' in l)
+    .sort((a, b) => b.size - a.size)
 }
 
 /**

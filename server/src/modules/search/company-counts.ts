@@ -1,6 +1,6 @@
 import type { Db, Queryable } from '../../db/db.ts'
 import { cachePerDb, settled, VersionedCache, type DataVersion } from './data-version.ts'
-import { filtersHash, filtersWhere, type Filters } from './filters.ts'
+import { filtersHash, filtersWhere, hasTerritory, type Filters } from './filters.ts'
 
 /**
  * How many companies match the filters and existed at `now` (created_at <= now): the preview's
@@ -19,7 +19,9 @@ import { filtersHash, filtersWhere, type Filters } from './filters.ts'
  *
  * Everything is one statement (one snapshot, one round trip). The counts hold every company, created
  * up to company_counts_state.max_created_at; should the clock be behind that (a test clock started
- * again), the statement counts the companies themselves instead.
+ * again), the statement counts the companies themselves instead. So does a search narrowed to a
+ * territory (extension `geo`), which no place's count can answer: the companies in its box (the
+ * companies_position index) and then exactly inside it.
  */
 
 export interface CountQuery {
@@ -110,6 +112,11 @@ export function countQuery(f: Filters, now: Date, owner: number | null = null): 
   const p = new Params()
   const at = p.add(now.toISOString())
   const user = owner === null ? null : p.add(owner)
+  if (hasTerritory(f)) {
+    const sql = `SELECT (${plainCount(f, p, at, user)})::int AS n, coalesce(s.max_id, 0) AS companies, false AS aggregated
+                   FROM (VALUES (1)) one LEFT JOIN company_counts_state s ON true`
+    return { sql, params: p.values }
+  }
   const sql = `SELECT (CASE WHEN s.max_created_at > ${at}::timestamptz THEN (${plainCount(f, p, at, user)})
                           ELSE (${aggregateCount(f, p, user)}) END)::int AS n,
                       coalesce(s.max_id, 0) AS companies, (s.max_created_at IS NULL OR s.max_created_at <= ${at}::timestamptz) AS aggregated
@@ -121,7 +128,7 @@ export interface Counted {
   count: number
   /** How many companies there are in all (to choose a row plan). */
   companies: number
-  /** Whether the kept counts answered (every company existed at `now`). */
+  /** Whether the kept counts answered (every company existed at `now`, no territory). */
   aggregated: boolean
 }
 

@@ -2,7 +2,7 @@ import type { Db } from '../../db/db.ts'
 import { EXTENSIONS } from '../capabilities/service.ts'
 import { choosesPlaces, companyRows, needsDistinct, Params } from './company-counts.ts'
 import { cachePerDb, readDataVersion, settled, VersionedCache } from './data-version.ts'
-import { filtersHash, filtersWhere, type Filters } from './filters.ts'
+import { filtersHash, filtersWhere, hasTerritory, type Filters } from './filters.ts'
 
 /** Buckets per kind: the number capabilities declare (`facets.limit`). */
 export const FACET_LIMIT = EXTENSIONS.facets!.limit as number
@@ -91,8 +91,12 @@ export function aggregateFacetsSql(filters: Filters, now: Date, lang: string): {
 }
 
 async function facetsOf(db: Db, filters: Filters, now: Date, lang: string): Promise<Facets> {
-  const aggregate = aggregateFacetsSql(filters, now, lang)
-  let rows = (await db.query<FacetRow>(aggregate.sql, aggregate.params)).rows
+  let rows: FacetRow[] = []
+  // a territory (extension `geo`) is no place the kept counts know: its companies are counted
+  if (!hasTerritory(filters)) {
+    const aggregate = aggregateFacetsSql(filters, now, lang)
+    rows = (await db.query<FacetRow>(aggregate.sql, aggregate.params)).rows
+  }
   if (!rows.some((r) => r.kind === 'total')) rows = await plainFacets(db, filters, now, lang)
   const total = rows.find((r) => r.kind === 'total')!
   const buckets = (kind: string) => rows.filter((r) => r.kind === kind)
@@ -108,7 +112,7 @@ async function facetsOf(db: Db, filters: Filters, now: Date, lang: string): Prom
   }
 }
 
-/** The facets counted from the companies themselves: a pass over every match (only for a clock behind the data). */
+/** The facets counted from the companies themselves: a pass over every match (for a territory, or a clock behind the data). */
 async function plainFacets(db: Db, filters: Filters, now: Date, lang: string): Promise<FacetRow[]> {
   const where = filtersWhere(filters, 2)
   const params = [now.toISOString(), ...where.params]

@@ -1,5 +1,20 @@
 import { createHash } from 'node:crypto'
 import { z } from '@hono/zod-openapi'
+import {
+  canonicalNear,
+  canonicalTerritory,
+  EARTH_RADIUS_KM,
+  GeometryError,
+  nearBox,
+  parseNear,
+  parseTerritory,
+  pgPolygon,
+  polygonsOf,
+  territoryBox,
+  type Box,
+  type Near,
+  type Territory,
+} from '../../lib/geometry.ts'
 import { safeString } from '../../lib/schemas.ts'
 
 /**
@@ -102,6 +117,21 @@ export const booleanLike = safeString()
   })
   .openapi({ type: 'string', enum: ['true', 'false', '1', '0'] })
 
+/** A territory parameter (extension `geo`): absent or empty means none; otherwise parsed and checked. */
+const territoryQuery = <T>(parse: (text: string) => T) =>
+  safeString()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value.trim() === '') return undefined
+      try {
+        return parse(value)
+      } catch (err) {
+        if (!(err instanceof GeometryError)) throw err
+        ctx.addIssue({ code: 'custom', message: err.message, params: { code: err.code } })
+        return z.NEVER
+      }
+    })
+
 export const filtersQuerySchema = z.object({
   countries: countryList,
   category: idListQuery('category'),
@@ -112,6 +142,22 @@ export const filtersQuerySchema = z.object({
   phone_number: booleanLike,
   website: booleanLike,
   main_activity_only: booleanLike,
+  within: territoryQuery(parseTerritory).openapi({
+    type: 'string',
+    description:
+      'Extension `geo`: only leads inside this area, a GeoJSON Polygon or MultiPolygon geometry as JSON text ([longitude, latitude] ' +
+      'positions, edges straight in degrees as RFC 7946 reads them; holes leave their inside out). Rings closed, at most 1,000 ' +
+      'vertices in all, none crossing itself, at most 2,500,000 km².',
+    example: '{"type":"Polygon","coordinates":[[[11.4,48.0],[11.8,48.0],[11.8,48.3],[11.4,48.3],[11.4,48.0]]]}',
+    'x-extension': true,
+  }),
+  near: territoryQuery(parseNear).openapi({
+    type: 'string',
+    description: 'Extension `geo`: only leads within `radius_km` (great-circle distance, more than 0, at most 200) of a point.',
+    example: '48.137,11.575,10',
+    pattern: '^-?[0-9.]+,-?[0-9.]+,[0-9.]+$',
+    'x-extension': true,
+  }),
   paginate: booleanLike,
   page: safeString()
     .optional()
@@ -139,6 +185,10 @@ export interface Filters {
   phone_number: boolean
   website: boolean
   main_activity_only: boolean
+  /** Extension `geo`: only companies inside this area; absent when not chosen (so the hash of a search without one is unchanged). */
+  within?: Territory
+  /** Extension `geo`: only companies within this great-circle distance of a point. */
+  near?: Near
 }
 
 /** What normaliseFilters accepts: parsed query output, a stored `searches.filters` JSON, or a partial one. */
@@ -152,9 +202,14 @@ const sortedUniqueCountries = (v: unknown): string[] =>
     ? [...new Set(v.filter((s): s is string => typeof s === 'string' && /^[a-z]{2}$/i.test(s)).map((s) => s.toUpperCase()))].sort()
     : []
 
-/** Canonical form: lists sorted and de-duplicated, flags strictly boolean, keys in a fixed order. */
+/**
+ * Canonical form: lists sorted and de-duplicated, flags strictly boolean, keys in a fixed order. A
+ * territory is added only when there is one, so a search without it keeps the JSON (and hash) it had
+ * before territories existed. A stored territory was checked when it was asked for; one that is not
+ * valid now throws rather than widen a search to everywhere.
+ */
 export function normaliseFilters(input: FiltersInput): Filters {
-  return {
+  const filters: Filters = {
     countries: sortedUniqueCountries(input.countries),
     category: sortedUniqueNumbers(input.category),
     level1_location: sortedUniqueNumbers(input.level1_location),
@@ -165,7 +220,13 @@ export function normaliseFilters(input: FiltersInput): Filters {
     website: input.website === true,
     main_activity_only: input.main_activity_only === true,
   }
+  if (input.within != null) filters.within = canonicalTerritory(input.within)
+  if (input.near != null) filters.near = canonicalNear(input.near)
+  return filters
 }
+
+/** Whether a search is narrowed to a territory (then the counts kept by place cannot answer it). */
+export const hasTerritory = (f: Filters) => f.within !== undefined || f.near !== undefined
 
 /** sha256 of the canonical JSON: the same filters (in any order or spelling) give the same hash. */
 export function filtersHash(f: Filters): string {
@@ -237,5 +298,38 @@ export function filtersWhere(f: Filters, firstParam = 1): { sql: string; params:
   if (f.phone_number) conditions.push('c.has_phone')
   if (f.website) conditions.push('c.has_website')
 
+  if (f.within) conditions.push(withinSql(f.within, p))
+  if (f.near) conditions.push(nearSql(f.near, p))
+
   return { sql: conditions.length ? conditions.join(' AND ') : 'TRUE', params }
+}
+
+/** The box prefilter (companies_position's index), then the exact test. */
+const boxSql = (box: Box, p: (value: unknown) => string) =>
+  `c.latitude BETWEEN ${p(box.south)}::float8 AND ${p(box.north)}::float8` +
+  (box.west > -180 || box.east < 180 ? ` AND c.longitude BETWEEN ${p(box.west)}::float8 AND ${p(box.east)}::float8` : '')
+
+/**
+ * Inside the area: inside one of its polygons' outer rings and inside none of that polygon's holes,
+ * by PostgreSQL's own point-in-polygon (on PGlite as on a server), on the plane of degrees as RFC 7946
+ * draws the edges.
+ */
+function withinSql(t: Territory, p: (value: unknown) => string): string {
+  const point = 'point(c.longitude, c.latitude)'
+  const polygons = polygonsOf(t).map(([outer, ...holes]) =>
+    [`${p(pgPolygon(outer!))}::polygon @> ${point}`, ...holes.map((hole) => `NOT (${p(pgPolygon(hole))}::polygon @> ${point})`)].join(
+      ' AND ',
+    ),
+  )
+  return `(${boxSql(territoryBox(t), p)} AND (${polygons.map((s) => `(${s})`).join(' OR ')}))`
+}
+
+/** Within the radius: the haversine great-circle distance on the mean earth radius. */
+function nearSql(n: Near, p: (value: unknown) => string): string {
+  const lat = `radians(${p(n.lat)}::float8)`
+  const lng = `radians(${p(n.lng)}::float8)`
+  const distance =
+    `2 * ${EARTH_RADIUS_KM} * asin(least(1, sqrt(power(sin((radians(c.latitude) - ${lat}) / 2), 2) + ` +
+    `cos(${lat}) * cos(radians(c.latitude)) * power(sin((radians(c.longitude) - ${lng}) / 2), 2))))`
+  return `(${boxSql(nearBox(n), p)} AND ${distance} <= ${p(n.radius_km)}::float8)`
 }

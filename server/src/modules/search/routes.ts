@@ -3,6 +3,7 @@ import { authErrors, jsonError, languageSchema, safeString } from '../../lib/sch
 import { openApiApp } from '../../lib/openapi-app.ts'
 import { authed, security } from '../auth/authed.ts'
 import { findCategories } from './categories.ts'
+import { MAX_CELLS, searchCells } from './cells.ts'
 import { FACET_LIMIT, facets } from './facets.ts'
 import { filtersQuerySchema, idListQuery, normaliseFilters } from './filters.ts'
 import { ownedLeads, PAGE_SIZE, preview } from './service.ts'
@@ -172,6 +173,78 @@ const previewRoute = createRoute({
   },
 })
 
+/** `west,south,east,north` in degrees; a box across the antimeridian is refused (ask for its two halves). */
+const bboxQuery = safeString()
+  .transform((value, ctx) => {
+    const parts = value.split(',').map((p) => p.trim())
+    const numbers = parts.map(Number)
+    const fail = (message: string) => {
+      ctx.addIssue({ code: 'custom', message, params: { code: 'invalid_bbox' } })
+      return z.NEVER
+    }
+    if (parts.length !== 4 || parts.some((p) => p === '') || !numbers.every(Number.isFinite)) {
+      return fail('Expected four numbers "west,south,east,north" in degrees.')
+    }
+    const [west, south, east, north] = numbers as [number, number, number, number]
+    if ([west, east].some((x) => x < -180 || x > 180) || [south, north].some((y) => y < -90 || y > 90)) {
+      return fail('Longitudes are in [-180, 180] and latitudes in [-90, 90].')
+    }
+    if (south >= north) return fail('south must be less than north.')
+    if (west >= east) return fail('west must be less than east; for a box across the antimeridian ask for its two halves.')
+    return { west, south, east, north }
+  })
+  .openapi({ type: 'string', example: '5.8,47.2,15.1,55.1', description: "The map's box: west,south,east,north in degrees." })
+
+const zoomQuery = safeString()
+  .transform((value, ctx) => {
+    const v = value.trim()
+    if (!/^\d{1,2}$/.test(v) || Number(v) > 22) {
+      ctx.addIssue({ code: 'custom', message: 'A whole number from 0 to 22.', params: { code: 'invalid_zoom' } })
+      return z.NEVER
+    }
+    return Number(v)
+  })
+  .openapi({ type: 'integer', minimum: 0, maximum: 22, description: "The map's zoom (web mercator); it picks the H3 resolution." })
+
+const CellsSchema = z
+  .object({
+    resolution: z.number().int().openapi({ description: 'The H3 resolution of the cells: 3 (zoom ≤ 4), 5 (≤ 7), 7 (≤ 10) or 9.' }),
+    cells: z.array(
+      z.object({
+        h3: z.string().openapi({ description: 'H3 index (hexadecimal).', example: '851f8d47fffffff' }),
+        count: z.number().int().openapi({ description: 'Leads of the search in this cell.' }),
+        owned: z.number().int().openapi({ description: 'Of those, the leads this account already has (as GET /api/companies/owned/).' }),
+      }),
+    ),
+    total: z
+      .number()
+      .int()
+      .openapi({ description: 'Leads of the search in the box: the sum of the counts (of all cells, when truncated).' }),
+    truncated: z.boolean().openapi({ description: `More than ${MAX_CELLS} cells: only the ${MAX_CELLS} with the most leads are listed.` }),
+  })
+  .openapi('Cells')
+
+const cellsRoute = createRoute({
+  method: 'get',
+  path: '/api/companies/cells',
+  tags: ['Search', 'Extensions'],
+  summary: 'Where the leads of a search are: counts per H3 cell of a map box (free)',
+  description:
+    "Extension (listed as `geo` at /api/capabilities/). Same filters as GET /api/companies/, plus the map's `bbox` and `zoom`. " +
+    'The box is widened to a grid of 180/2^zoom degrees (so that panning reuses answers): the answer holds the cells of the ' +
+    `leads in the widened box, at most ${MAX_CELLS} (the largest). Over a box holding the whole search the counts add up to the ` +
+    "preview's totalCount.",
+  middleware: authed,
+  security,
+  'x-extension': true,
+  request: { query: filtersQuerySchema.omit({ paginate: true, page: true }).extend({ bbox: bboxQuery, zoom: zoomQuery }).strict() },
+  responses: {
+    200: { description: 'Counts per cell', content: { 'application/json': { schema: CellsSchema } } },
+    400: jsonError('Invalid filters, box or zoom'),
+    ...authErrors,
+  },
+})
+
 /** What a search finds before it is paid for: its count and a masked sample, its coverage, the categories to search by. */
 export function searchRoutes() {
   const app = openApiApp()
@@ -192,6 +265,12 @@ export function searchRoutes() {
     const { db, clock } = c.var.deps
     const now = clock.now()
     return c.json(await ownedLeads(db, c.var.user.id, normaliseFilters(c.req.valid('query')), now), 200)
+  })
+
+  app.openapi(cellsRoute, async (c) => {
+    const { bbox, zoom, ...query } = c.req.valid('query')
+    const { db, clock } = c.var.deps
+    return c.json(await searchCells(db, c.var.user.id, normaliseFilters(query), bbox, zoom, clock.now()), 200)
   })
 
   app.openapi(previewRoute, async (c) => {

@@ -1,0 +1,238 @@
+import { cp, mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { randomBytes } from 'node:crypto'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { inject } from 'vitest'
+import { loadConfig } from '../src/config.ts'
+import { startService, type RunningService } from '../src/service.ts'
+import { startTestService, type TestService } from './helpers.ts'
+import { body, signUp, type TestUser } from './account-helpers.ts'
+import { asTestService, confirm, csv, uploaded, waitMatched } from './lists-helpers.ts'
+
+/**
+ * Issue 27: matching a list built from the seeded companies, with known answers — exact and misspelt
+ * names, other formats of phones and websites, duplicates, and near-misses that must stay unmatched —
+ * and a match that survives a restart of the service.
+ */
+
+let svc: TestService
+let u: TestUser
+beforeAll(async () => {
+  svc = await startTestService()
+  u = await signUp(svc)
+})
+afterAll(() => svc?.close())
+
+interface Company {
+  id: number
+  name: string
+  website: string | null
+  emails: string[]
+  phone: string | null
+  city: string
+  country: string
+  site_domain: string | null
+}
+
+/** Companies no other company shares the name and city with: the answer for a row of theirs is this one company. */
+async function identifiable(limit: number): Promise<Company[]> {
+  const { rows } = await svc.deps.db.query<Company>(
+    `SELECT c.id, c.name, c.website, c.emails, c.phone, l.name AS city, c.country_code AS country, k.site_domain
+       FROM companies c JOIN company_match_keys k ON k.company_id = c.id JOIN level3_locations l ON l.id = c.level3_id
+      WHERE char_length(k.name_key) >= 10
+        AND NOT EXISTS (SELECT 1 FROM company_match_keys o WHERE o.level3_id = k.level3_id AND o.name_key = k.name_key AND o.company_id <> k.company_id)
+        AND NOT EXISTS (SELECT 1 FROM company_match_keys o WHERE o.site_domain = k.site_domain AND o.company_id <> k.company_id)
+      ORDER BY md5(c.id::text) LIMIT $1`,
+    [limit],
+  )
+  return rows
+}
+
+/** A misspelling: one letter in the middle of the name left out. */
+const typo = (name: string) => {
+  const at = Math.floor(name.length / 2)
+  return name.slice(0, at) + name.slice(at + 1)
+}
+/** A phone as written at home: without the country code, with a trunk 0 where the country has one. */
+const national = (phone: string) => phone.replace(/^\+(1|44|49|33|34|972|39|48|31|66)\s?/, (_, cc: string) => (cc === '1' ? '' : '0'))
+
+const COUNTRY_NAMES: Record<string, string> = {
+  DE: 'Deutschland',
+  FR: 'France',
+  ES: 'España',
+  GB: 'United Kingdom',
+  US: 'USA',
+  IL: 'ישראל',
+}
+
+describe('matching with known answers', () => {
+  it('holds precision ≥ 0.98 and recall ≥ 0.9 on planted matches, duplicates and near-misses', async () => {
+    const companies = await identifiable(300)
+    expect(companies.length).toBeGreaterThan(200)
+    const header = ['Firmenname', 'Ort', 'Land', 'Telefon', 'Webseite', 'E-Mail']
+    const rows: string[][] = []
+    const answers: Array<number | null> = []
+    companies.forEach((c, i) => {
+      const ownMail = c.emails.find((e) => c.site_domain && e.endsWith(`@${c.site_domain}`))
+      const variant = i % 5
+      if (variant === 0 && c.website) rows.push([c.name, c.city, '', '', c.website, ''])
+      else if (variant === 1 && ownMail) rows.push([c.name.toUpperCase(), '', '', '', '', ownMail])
+      else if (variant === 2 && c.phone) rows.push([typo(c.name), c.city, COUNTRY_NAMES[c.country] ?? c.country, national(c.phone), '', ''])
+      else if (variant === 3) rows.push([`${c.name} GmbH`, c.city.toUpperCase(), '', '', '', ''])
+      else rows.push([typo(c.name), c.city, '', '', '', 'kontakt@gmail.com'])
+      answers.push(c.id)
+    })
+    // duplicates: the same business twice, written differently
+    for (const c of companies.slice(0, 30)) {
+      rows.push([c.name, c.city, '', c.phone ?? '', '', ''])
+      answers.push(c.id)
+    }
+    // near-misses: a name no company has, in a real city; a real name in a city where no company has it;
+    // an unknown domain and phone; a mail provider's address
+    const cities = [...new Set(companies.map((c) => c.city))]
+    for (let i = 0; i < 60; i++) {
+      const c = companies[i]!
+      const otherCity = cities.find((city) => city !== c.city && !companies.some((o) => o.city === city && o.name === c.name))!
+      rows.push(
+        [
+          [`Zyxwvut Quantenwerkstatt ${i}`, c.city, '', '', '', ''],
+          [c.name, otherCity, '', '', '', ''],
+          [`Nobody ${i}`, '', '', `+49 30 ${String(9_000_000 + i)}`, `https://www.no-such-business-${i}.de`, ''],
+          [`Somebody ${i}`, '', '', '', '', `${c.name.split(' ')[0]!.toLowerCase()}@gmail.com`],
+        ][i % 4]!,
+      )
+      answers.push(null)
+    }
+
+    const list = await uploaded(svc, u, { name: 'kunden.csv', bytes: `\ufeff${csv([header, ...rows], ';')}` })
+    expect(list.proposed_mapping).toEqual({ name: 0, city: 1, country: 2, phone: 3, website: 4, email: 5 })
+    await confirm(svc, u, list.id, list.proposed_mapping, 'DE')
+    expect(await waitMatched(svc, u, list.id)).toMatchObject({ status: 'matched', matched_rows: rows.length })
+
+    const got = new Map<number, { status: string; company_id: number | null; rule: string | null }>()
+    for (let page = 1; got.size < rows.length; page++) {
+      const p = await body<{ results: Array<{ row_no: number; status: string; match: { company_id: number; rule: string } | null }> }>(
+        await svc.request(`/api/lists/${list.id}/rows/?page=${page}`, { token: u.access }),
+      )
+      expect(p.results.length).toBeGreaterThan(0)
+      for (const r of p.results)
+        got.set(r.row_no, { status: r.status, company_id: r.match?.company_id ?? null, rule: r.match?.rule ?? null })
+    }
+    let matched = 0
+    let correct = 0
+    const positives = answers.filter((a) => a !== null).length
+    const wrong: string[] = []
+    answers.forEach((answer, i) => {
+      const r = got.get(i + 1)!
+      if (r.status !== 'matched') return
+      matched++
+      if (r.company_id === answer) correct++
+      else wrong.push(`row ${i + 1} ${JSON.stringify(rows[i])}: ${r.company_id} by ${r.rule}, expected ${answer}`)
+    })
+    const precision = correct / matched
+    const recall = correct / positives
+    const report = await body<{ by_rule: Record<string, number>; matched: number; ambiguous: number; unmatched: number }>(
+      await svc.request(`/api/lists/${list.id}/report/`, { token: u.access }),
+    )
+    console.log(
+      `[lists] ${rows.length} rows (${positives} with an answer): precision ${precision.toFixed(3)}, recall ${recall.toFixed(3)}; ` +
+        `matched ${report.matched}, ambiguous ${report.ambiguous}, unmatched ${report.unmatched}; by rule ${JSON.stringify(report.by_rule)}`,
+    )
+    expect(precision, wrong.join('\n')).toBeGreaterThanOrEqual(0.98)
+    expect(recall).toBeGreaterThanOrEqual(0.9)
+    // every rule found some
+    expect(report.by_rule.domain).toBeGreaterThan(0)
+    expect(report.by_rule.phone).toBeGreaterThan(0)
+    expect(report.by_rule.name_city).toBeGreaterThan(0)
+  })
+})
+
+describe('a restart mid-match', () => {
+  it('resumes after the last batch written, keeping what was matched', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'leads-lists-restart-'))
+    let databaseUrl: string | undefined
+    let dropDb = async () => {}
+    if (process.env.DATABASE_URL) {
+      const { default: pg } = await import('pg')
+      const name = `leads_test_${randomBytes(6).toString('hex')}`
+      const admin = new pg.Client({ connectionString: process.env.DATABASE_URL })
+      await admin.connect()
+      await admin.query(`CREATE DATABASE ${name}`)
+      await admin.end()
+      const url = new URL(process.env.DATABASE_URL)
+      url.pathname = `/${name}`
+      databaseUrl = url.toString()
+      dropDb = async () => {
+        const c = new pg.Client({ connectionString: process.env.DATABASE_URL })
+        await c.connect()
+        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+        await c.end()
+      }
+    } else {
+      const cluster = inject('pgliteCluster')
+      if (cluster) await cp(cluster, path.join(dataDir, 'pg'), { recursive: true })
+    }
+    const start = () =>
+      startService({ ...loadConfig({ DATA_DIR: dataDir, PORT: '0', LEADS_TEST_CLOCK: '1', SEED_COMPANIES: '3000' }), databaseUrl })
+    let first: RunningService | null = await start()
+    let second: RunningService | null = null
+    try {
+      const { rows: companies } = await first.deps.db.query<{ id: number; website: string }>(
+        `SELECT c.id, c.website FROM companies c JOIN company_match_keys k ON k.company_id = c.id
+          WHERE c.website IS NOT NULL AND NOT EXISTS (SELECT 1 FROM company_match_keys o WHERE o.site_domain = k.site_domain AND o.company_id <> k.company_id)
+          ORDER BY c.id LIMIT 3000`,
+      )
+      const total = first.deps.db.kind === 'pglite' ? 3000 : 6000
+      const rows = Array.from({ length: total }, (_, i) => [companies[i % companies.length]!.website])
+      const testSvc = asTestService(first)
+      const owner = await signUp(testSvc)
+      const list = await uploaded(testSvc, owner, { name: 'sites.csv', bytes: csv([['Website'], ...rows]) })
+      process.env.LEADS_TEST_LIST_ROW_DELAY_MS = '1'
+      await confirm(testSvc, owner, list.id, { website: 0 })
+      for (let i = 0; ; i++) {
+        const l = await body<{ matched_rows: number }>(await testSvc.request(`/api/lists/${list.id}/`, { token: owner.access }))
+        if (l.matched_rows > 0) break
+        if (i > 600) throw new Error('no progress')
+        await new Promise((r) => setTimeout(r, 50))
+      }
+      await first.close()
+      first = null
+      process.env.LEADS_TEST_LIST_ROW_DELAY_MS = '0'
+
+      second = await start()
+      const { rows: held } = await second.deps.db.query<{ status: string; matched_rows: number; attempts: number }>(
+        'SELECT status, matched_rows, attempts FROM lists WHERE id = $1',
+        [list.id],
+      )
+      // handed back by the stop, with the batches written so far
+      expect(held[0]!.matched_rows).toBeGreaterThan(0)
+      expect(held[0]!.matched_rows).toBeLessThan(total)
+      const stoppedAt = held[0]!.matched_rows
+      for (let i = 0; ; i++) {
+        const l = await body<{ status: string; matched_rows: number }>(
+          await asTestService(second).request(`/api/lists/${list.id}/`, { token: owner.access }),
+        )
+        if (l.status === 'matched') break
+        if (i > 1200) throw new Error(`still ${l.status}`)
+        await new Promise((r) => setTimeout(r, 50))
+      }
+      const { rows: done } = await second.deps.db.query<{ attempts: number; wrong: number; matched: number }>(
+        `SELECT l.attempts,
+                (SELECT count(*)::int FROM list_rows r WHERE r.list_id = l.id AND r.status = 'matched') AS matched,
+                (SELECT count(*)::int FROM list_rows r JOIN companies c ON c.id = r.company_id
+                  WHERE r.list_id = l.id AND c.website <> r.cells ->> 0) AS wrong
+           FROM lists l WHERE l.id = $1`,
+        [list.id],
+      )
+      expect(done[0]).toEqual({ attempts: 2, matched: total, wrong: 0 })
+      console.log(`[lists] restart: stopped after ${stoppedAt} of ${total} rows, resumed and finished`)
+    } finally {
+      delete process.env.LEADS_TEST_LIST_ROW_DELAY_MS
+      await first?.close()
+      await second?.close()
+      await dropDb()
+      await rm(dataDir, { recursive: true, force: true })
+    }
+  }, 120_000)
+})
