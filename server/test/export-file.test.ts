@@ -85,8 +85,8 @@ describe('XLSX sheets written by the export', () => {
       // long texts, so the sheet crosses the writer's 1 MB buffers, and one row larger than a buffer
       for (let i = 0; i < rows.length; i += 10) rows[i]![0] = `${'é'.repeat(30_000)}${rows[i]![0] ?? ''}`
       rows[77]![1] = `ש${'"<&'.repeat(150_000)}`
-      const writer = createXlsxWriter(file, { sheetName: 'Leads', rightToLeft: true })
-      writer.addRow(['a', 'b', 'c', 'd', 'n', 'm'])
+      const header = ['a', 'b', 'c', 'd', 'n', 'm']
+      const writer = createXlsxWriter(file, { sheetName: 'Leads', rightToLeft: true, header, widths: [30, 12.5, 8, 8, 10, 60] })
       for (const r of rows) await writer.addRow(r)
       await writer.finish()
 
@@ -96,6 +96,7 @@ describe('XLSX sheets written by the export', () => {
       expect(ws.name).toBe('Leads')
       expect(ws.views[0]?.rightToLeft).toBe(true)
       expect(ws.rowCount).toBe(rows.length + 1)
+      expect((ws.getRow(1).values as unknown[]).slice(1)).toEqual(header)
       // XML 1.0 cannot hold control characters other than tab, LF and CR: they are left out
       const expected = (c: string | number | null) =>
         // eslint-disable-next-line no-control-regex -- what the writer leaves out
@@ -113,13 +114,66 @@ describe('XLSX sheets written by the export', () => {
   })
 })
 
+/** What a sheet says of its header row: frozen, bold, filtered over every row; the columns' widths. */
+async function sheetFrame(file: string) {
+  const wb = new ExcelJS.Workbook()
+  await wb.xlsx.readFile(file)
+  const ws = wb.worksheets[0]!
+  const view = ws.views[0] as { state?: string; ySplit?: number; topLeftCell?: string }
+  return {
+    pane: { state: view.state, ySplit: view.ySplit, topLeftCell: view.topLeftCell },
+    headerBold: [...Array(ws.columnCount).keys()].every((i) => ws.getRow(1).getCell(i + 1).font?.bold === true),
+    firstRowBold: ws.getRow(2).getCell(1).font?.bold === true,
+    autoFilter: ws.autoFilter,
+    // the range Excel and LibreOffice filter (the workbook's name for it)
+    filterDatabase: (wb.definedNames.model as { name: string; ranges: string[] }[]).find((n) => n.name === '_xlnm._FilterDatabase')?.ranges,
+    widths: ws.columns.map((c) => c.width),
+  }
+}
+
+describe('XLSX header row (issue 25)', () => {
+  it('is frozen and bold, with an auto-filter over every row and the widths given', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'leads-xlsx-'))
+    try {
+      const file = path.join(dir, 'h.xlsx')
+      // a sheet name that must be quoted in the filter's range, and more than 26 columns (AA, AB…)
+      const header = Array.from({ length: 28 }, (_, i) => `h${i}`)
+      const widths = header.map((_, i) => 8 + i)
+      const writer = createXlsxWriter(file, { sheetName: "Dana's leads", rightToLeft: false, header, widths })
+      for (let i = 0; i < 2500; i++) await writer.addRow(header.map((h) => `${h}-${i}`))
+      await writer.finish()
+      expect(await sheetFrame(file)).toEqual({
+        pane: { state: 'frozen', ySplit: 1, topLeftCell: 'A2' },
+        headerBold: true,
+        firstRowBold: false,
+        autoFilter: 'A1:AB2501',
+        filterDatabase: ["'Dana''s leads'!$A$1:$AB$2501"],
+        widths,
+      })
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('covers the header alone when no row follows', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'leads-xlsx-'))
+    try {
+      const file = path.join(dir, 'e.xlsx')
+      const writer = createXlsxWriter(file, { sheetName: 'Leads', rightToLeft: false, header: ['name', 'email'], widths: [30, 40] })
+      await writer.finish()
+      expect(await sheetFrame(file)).toMatchObject({ autoFilter: 'A1:B1', filterDatabase: ['Leads!$A$1:$B$1'] })
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+})
+
 describe('XLSX number columns given as text', () => {
   it('are numbers; text that is no finite number leaves the cell empty', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'leads-xlsx-'))
     try {
       const file = path.join(dir, 'n.xlsx')
-      const writer = createXlsxWriter(file, { sheetName: 'Leads', rightToLeft: false })
-      writer.addRow(['name', 'n'])
+      const writer = createXlsxWriter(file, { sheetName: 'Leads', rightToLeft: false, header: ['name', 'n'], widths: [30, 10] })
       const values = ['12', '-3.25', '5e-05', '1e+21', 'NaN', 'Infinity', '-Infinity', '']
       for (const v of values) await writer.addRow(['x', v], [false, true])
       await writer.finish()
@@ -226,7 +280,7 @@ describe('export files of the database’s leads', () => {
   ] as const) {
     it(`CSV, ${label}: byte for byte what the cell rules give of each lead, in id order`, async () => {
       const { id, file } = await exported({ export_format: 'csv', file_locale: locale ?? undefined, columns: columns ?? undefined }, 2500)
-      const layout = fileLayout(locale, columns)
+      const layout = fileLayout(locale, columns, null)
       const rows = await expectedRows(svc.deps.db, id, layout.columns, locale)
       expect(rows).toHaveLength(2500)
       const expected =
@@ -249,7 +303,7 @@ describe('export files of the database’s leads', () => {
 
   it('XLSX: the same values cell for cell, text as text and numbers as numbers', async () => {
     const { id, path: file } = await exported({ export_format: 'excel', file_locale: 'he' }, 300)
-    const layout = fileLayout('he', null)
+    const layout = fileLayout('he', null, null)
     const rows = await expectedRows(svc.deps.db, id, EXPORT_COLUMNS, 'he')
     const wb = new ExcelJS.Workbook()
     await wb.xlsx.readFile(file)
@@ -257,6 +311,18 @@ describe('export files of the database’s leads', () => {
     expect(ws.views[0]?.rightToLeft).toBe(true)
     expect(ws.rowCount).toBe(rows.length + 1)
     expect((ws.getRow(1).values as unknown[]).slice(1)).toEqual(layout.headers)
+    // issue 25: the header stays in view and filters the 300 rows under it; each column as wide as what
+    // it holds, and never narrower than its header and the filter's button
+    const frame = await sheetFrame(file)
+    expect(frame).toMatchObject({
+      pane: { state: 'frozen', ySplit: 1, topLeftCell: 'A2' },
+      headerBold: true,
+      autoFilter: 'A1:T301',
+      filterDatabase: [`'${layout.sheetName}'!$A$1:$T$301`],
+    })
+    const width = Object.fromEntries(EXPORT_COLUMNS.map((c, i) => [c, frame.widths[i]]))
+    expect(width).toMatchObject({ name: 30, email: 40, collected_at: 25 })
+    for (const [i, header] of layout.headers.entries()) expect(frame.widths[i]).toBeGreaterThanOrEqual(header.length + 4)
     // numbers as their decimal text reads (-0 as 0); XML 1.0 cannot hold control characters other
     // than tab, LF and CR: they are left out
     const expected = (c: string | number | null) =>
@@ -287,7 +353,7 @@ describe('export files of the database’s leads', () => {
     )
     try {
       const file = path.join(dir, 'missing.csv')
-      const spec = { id: -1, lead_count: 3, export_format: 'csv', file_locale: null, columns: null }
+      const spec = { id: -1, lead_count: 3, export_format: 'csv', file_locale: null, columns: null, email_columns: 'joined' }
       await expect(writeExportFile(db, spec, file, async () => undefined)).rejects.toThrow('Only 2 of 3 leads could be found.')
     } finally {
       await db.query('DELETE FROM export_leads WHERE export_id = -1')

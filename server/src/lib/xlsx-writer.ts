@@ -4,14 +4,20 @@ import { finished } from 'node:stream/promises'
 import { constants, crc32, createDeflateRaw, deflateRawSync } from 'node:zlib'
 
 /**
- * A streaming XLSX writer for the export files (issue 24): one sheet of text and number cells, written
- * row by row into a ZIP archive as they come, in constant memory. exceljs's streaming writer built a
- * cell model per row (a 100,000-lead Excel export took 1.7 times the CSV's); this writes the sheet's
- * XML directly (strings inline, `t="inlineStr"`, so no shared-strings table grows in memory; text is
- * never a formula) and deflates it on libuv's threads. The tests read its files back with exceljs
+ * A streaming XLSX writer for the export files (issue 24): one sheet of text and number cells under a
+ * header row, written row by row into a ZIP archive as they come, in constant memory. exceljs's
+ * streaming writer built a cell model per row (a 100,000-lead Excel export took 1.7 times the CSV's);
+ * this writes the sheet's XML directly (strings inline, `t="inlineStr"`, so no shared-strings table
+ * grows in memory; text is never a formula) and deflates it on libuv's threads. The tests read its files back with exceljs
  * (server/test/export-file.test.ts, exports.test.ts, owned-leads.test.ts).
  *
  * A sheet holds at most 1,048,576 rows (Excel's limit); so the archive never needs ZIP64.
+ *
+ * The header row (issue 25) is bold and frozen (it stays in view while the rows scroll), and an
+ * auto-filter covers it and every row under it. The filter's range needs the number of rows, known
+ * only at the end: `<autoFilter>` follows `<sheetData>` in the sheet's XML anyway, and the workbook
+ * part, which names the same range `_xlnm._FilterDatabase` (LibreOffice 7.4 drops a filter without
+ * that name; Excel writes it too), is written last, after the sheet.
  */
 
 export type XlsxCell = string | number | null
@@ -19,6 +25,10 @@ export type XlsxCell = string | number | null
 export interface XlsxOptions {
   sheetName: string
   rightToLeft: boolean
+  /** The first row. */
+  header: readonly string[]
+  /** Each column's width, in characters of the default font (the caller knows what its columns hold). */
+  widths: readonly number[]
 }
 
 const XML_HEAD = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
@@ -46,13 +56,20 @@ function columnName(index: number): string {
 
 const isSpace = (code: number) => code === 32 || code === 9 || code === 10 || code === 13
 
+/** A cell's text, inline: spaces at either end are kept only when the text says so. */
+const inlineString = (text: string) =>
+  isSpace(text.charCodeAt(0)) || isSpace(text.charCodeAt(text.length - 1))
+    ? `<is><t xml:space="preserve">${xmlText(text)}</t></is>`
+    : `<is><t>${xmlText(text)}</t></is>`
+
 /** A number as text (JavaScript's or PostgreSQL's): a finite one ends with a digit, not NaN or Infinity. */
 const isFiniteText = (text: string) => {
   const last = text.charCodeAt(text.length - 1)
   return last >= 48 && last <= 57
 }
 
-function staticParts(o: XlsxOptions): [string, string][] {
+/** The parts written before the sheet (the workbook's comes after it: workbookPart). */
+function staticParts(): [string, string][] {
   return [
     [
       '[Content_Types].xml',
@@ -69,24 +86,32 @@ function staticParts(o: XlsxOptions): [string, string][] {
       `${XML_HEAD}<Relationships xmlns="${RELS}"><Relationship Id="rId1" Type="${DOC_RELS}/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
     ],
     [
-      'xl/workbook.xml',
-      `${XML_HEAD}<workbook xmlns="${MAIN}" xmlns:r="${DOC_RELS}"><sheets><sheet name="${xmlText(o.sheetName)}" sheetId="1" r:id="rId1"/></sheets></workbook>`,
-    ],
-    [
       'xl/_rels/workbook.xml.rels',
       `${XML_HEAD}<Relationships xmlns="${RELS}"><Relationship Id="rId1" Type="${DOC_RELS}/worksheet" Target="worksheets/sheet1.xml"/>` +
         `<Relationship Id="rId2" Type="${DOC_RELS}/styles" Target="styles.xml"/></Relationships>`,
     ],
     [
       'xl/styles.xml',
-      `${XML_HEAD}<styleSheet xmlns="${MAIN}"><fonts count="1"><font><sz val="11"/><name val="Calibri"/></font></fonts>` +
+      `${XML_HEAD}<styleSheet xmlns="${MAIN}"><fonts count="2"><font><sz val="11"/><name val="Calibri"/></font>` +
+        '<font><b/><sz val="11"/><name val="Calibri"/></font></fonts>' +
         '<fills count="2"><fill><patternFill patternType="none"/></fill><fill><patternFill patternType="gray125"/></fill></fills>' +
         '<borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders>' +
         '<cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs>' +
-        '<cellXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/></cellXfs>' +
+        // style 1: the header's bold
+        '<cellXfs count="2"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/>' +
+        '<xf numFmtId="0" fontId="1" fillId="0" borderId="0" xfId="0" applyFont="1"/></cellXfs>' +
         '<cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles></styleSheet>',
     ],
   ]
+}
+
+/** The workbook, naming the auto-filter's range: `'Leads'!$A$1:$T$301`. */
+function workbookPart(sheetName: string, filterRange: string): string {
+  const sheet = `'${sheetName.replace(/'/g, "''")}'`
+  return (
+    `${XML_HEAD}<workbook xmlns="${MAIN}" xmlns:r="${DOC_RELS}"><sheets><sheet name="${xmlText(sheetName)}" sheetId="1" r:id="rId1"/></sheets>` +
+    `<definedNames><definedName name="_xlnm._FilterDatabase" localSheetId="0" hidden="1">${xmlText(`${sheet}!${filterRange}`)}</definedName></definedNames></workbook>`
+  )
 }
 
 /** DOS date and time of `d` (local time, as ZIP tools read it). */
@@ -107,8 +132,9 @@ interface Entry {
 
 export interface XlsxWriter {
   /**
-   * A promise only when the caller must wait (deflate is behind). `numeric` marks the columns whose
-   * text cells hold numbers (as JavaScript or PostgreSQL writes them), written as numbers.
+   * Adds a row under the header (and those before). A promise only when the caller must wait (deflate
+   * is behind). `numeric` marks the columns whose text cells hold numbers (as JavaScript or PostgreSQL
+   * writes them), written as numbers.
    */
   addRow(cells: readonly XlsxCell[], numeric?: readonly boolean[]): Promise<void> | void
   finish(): Promise<void>
@@ -146,7 +172,7 @@ export function createXlsxWriter(file: string, options: XlsxOptions): XlsxWriter
   }
 
   // the small parts, deflated at once
-  for (const [path, text] of staticParts(options)) {
+  const putPart = (path: string, text: string) => {
     const data = Buffer.from(text, 'utf8')
     const deflated = deflateRawSync(data)
     const entry = { name: Buffer.from(path, 'utf8'), crc: crc32(data), compressed: deflated.length, size: data.length, offset }
@@ -154,6 +180,7 @@ export function createXlsxWriter(file: string, options: XlsxOptions): XlsxWriter
     put(deflated)
     entries.push(entry)
   }
+  for (const [path, text] of staticParts()) putPart(path, text)
 
   // the sheet, streamed through deflate on libuv's threads (level 1, zlib's largest memory level: at
   // 100,000 leads little more than half the CPU of level 3, itself twice as fast as the default, for
@@ -175,9 +202,16 @@ export function createXlsxWriter(file: string, options: XlsxOptions): XlsxWriter
   // The XML is encoded a row at a time into a buffer of 1 MB, handed to deflate when full: one string
   // of many rows, encoded at once, cost more to flatten and encode than building it.
   let chunk = Buffer.allocUnsafe(1 << 20)
+  const view =
+    `<sheetView workbookViewId="0"${options.rightToLeft ? ' rightToLeft="1"' : ''}>` +
+    // the header row frozen: the rows scroll under it
+    '<pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/><selection pane="bottomLeft" activeCell="A2" sqref="A2"/></sheetView>'
+  const cols = options.widths.map((w, i) => `<col min="${i + 1}" max="${i + 1}" width="${w}" customWidth="1"/>`).join('')
+  const header = options.header.map((h, i) => (h === '' ? '' : `<c r="${columnName(i)}1" s="1" t="inlineStr">${inlineString(h)}</c>`))
   let used = chunk.write(
-    `${XML_HEAD}<worksheet xmlns="${MAIN}" xmlns:r="${DOC_RELS}"><sheetViews><sheetView workbookViewId="0"${options.rightToLeft ? ' rightToLeft="1"' : ''}/></sheetViews>` +
-      '<sheetData>',
+    `${XML_HEAD}<worksheet xmlns="${MAIN}" xmlns:r="${DOC_RELS}"><sheetViews>${view}</sheetViews>` +
+      // the default row height said: without it LibreOffice freezes two rows (it places the pane by height)
+      `<sheetFormatPr defaultRowHeight="15"/><cols>${cols}</cols><sheetData><row r="1">${header.join('')}</row>`,
   )
   const send = async (data: Buffer) => {
     sheet.crc = crc32(data, sheet.crc)
@@ -201,7 +235,8 @@ export function createXlsxWriter(file: string, options: XlsxOptions): XlsxWriter
   /** A promise only when the chunk was full (a UTF-16 unit takes at most 3 bytes of UTF-8). */
   const write = (xml: string) => (chunk.length - used >= xml.length * 3 ? void (used += chunk.write(xml, used)) : sendThen(xml))
 
-  let rows = 0
+  // rows written, the header's included
+  let rows = 1
 
   // each column's `<c r="B` (the row number follows)
   const cellStarts: string[] = []
@@ -219,7 +254,7 @@ export function createXlsxWriter(file: string, options: XlsxOptions): XlsxWriter
         if (typeof cell === 'number' || numeric?.[i]) {
           if (typeof cell === 'number' ? Number.isFinite(cell) : isFiniteText(cell)) xml += `${start}${row}"><v>${cell}</v></c>`
         } else if (isSpace(cell.charCodeAt(0)) || isSpace(cell.charCodeAt(cell.length - 1))) {
-          // spaces at either end are kept only when the text says so
+          // inlineString's rule written out: a call per cell cost the sheet about 4 % more CPU
           xml += `${start}${row}" t="inlineStr"><is><t xml:space="preserve">${xmlText(cell)}</t></is></c>`
         } else {
           xml += `${start}${row}" t="inlineStr"><is><t>${xmlText(cell)}</t></is></c>`
@@ -228,7 +263,8 @@ export function createXlsxWriter(file: string, options: XlsxOptions): XlsxWriter
       return write(`${xml}</row>`)
     },
     async finish() {
-      await write('</sheetData></worksheet>')
+      const lastColumn = columnName(options.header.length - 1)
+      await write(`</sheetData><autoFilter ref="A1:${lastColumn}${rows}"/></worksheet>`)
       await sendChunk()
       deflate.end()
       await Promise.race([deflated, failed])
@@ -240,6 +276,7 @@ export function createXlsxWriter(file: string, options: XlsxOptions): XlsxWriter
       descriptor.writeUInt32LE(sheet.size, 12)
       put(descriptor)
       entries.push(sheet)
+      putPart('xl/workbook.xml', workbookPart(options.sheetName, `$A$1:$${lastColumn}$${rows}`))
       const directoryAt = offset
       for (const e of entries) {
         const h = Buffer.alloc(46)

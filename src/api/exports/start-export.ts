@@ -14,6 +14,7 @@ export const startExportInput = z.object({
   skip_owned: z.optional(z.boolean()),
   columns: z.optional(z.array(z.string()).check(z.minLength(1))),
   file_locale: z.optional(z.string()),
+  email_columns: z.optional(z.enum(['joined', 'split'])),
 })
 export type StartExportInput = z.infer<typeof startExportInput>
 

@@ -7,10 +7,11 @@ import { languageName } from '@/lib/format'
 
 /**
  * What the export extensions of the reference service add to a request (issue 11): leave out leads the
- * account has (`skip_owned`), the file's columns (`export_columns`) and a spreadsheet-ready file in the
- * person's language (`file_locale`). Each is sent only when the service lists it at /api/capabilities/.
+ * account has (`skip_owned`), the file's columns (`export_columns`), a spreadsheet-ready file in the
+ * person's language (`file_locale`) and one email per column (`email_columns`, issue 25). Each is sent
+ * only when the service lists it at /api/capabilities/.
  *
- * The columns and the file kind are remembered per account in this browser; skipping owned leads is on
+ * The columns, the file kind and the email columns are remembered per account in this browser; skipping owned leads is on
  * by default and lasts for the session (a person who turns it off for one export gets it back later).
  */
 
@@ -44,8 +45,10 @@ export interface FilePreferences {
   columns: string[] | null
   /** A file made for the person's language (headers, separator, decimal mark) rather than the interface's. */
   spreadsheet: boolean
+  /** A lead's emails one per column (`email_1`, `email_2`, …) rather than in one cell. */
+  splitEmails: boolean
 }
-const DEFAULTS: FilePreferences = { columns: null, spreadsheet: true }
+const DEFAULTS: FilePreferences = { columns: null, spreadsheet: true, splitEmails: false }
 
 let skipOwned = true
 const listeners = new Set<() => void>()
@@ -68,7 +71,11 @@ function readPreferences(account: string | undefined): FilePreferences {
         const r = raw as Record<string, unknown>
         const columns =
           Array.isArray(r.columns) && r.columns.every((c) => typeof c === 'string') && r.columns.length ? (r.columns as string[]) : null
-        prefs = { columns, spreadsheet: typeof r.spreadsheet === 'boolean' ? r.spreadsheet : true }
+        prefs = {
+          columns,
+          spreadsheet: typeof r.spreadsheet === 'boolean' ? r.spreadsheet : true,
+          splitEmails: r.splitEmails === true,
+        }
       }
     } catch {
       /* unreadable or private mode: the defaults */
@@ -101,6 +108,8 @@ export interface ExportExtensions {
   columns: readonly string[] | null
   /** Whether the service writes files for the person's language. */
   fileLocale: boolean
+  /** Whether the service writes one email per column. */
+  emailColumns: boolean
 }
 
 /** The export extensions the service offers: undefined while asking. */
@@ -108,8 +117,9 @@ export function useExportExtensions(): ExportExtensions | undefined {
   const skip = useCapabilityInfo('skip_owned')
   const columns = useCapabilityInfo('export_columns')
   const locale = useCapabilityInfo('file_locale')
+  const emails = useCapabilityInfo('email_columns')
   const { i18n } = useTranslation()
-  if (skip === undefined || columns === undefined || locale === undefined) return undefined
+  if (skip === undefined || columns === undefined || locale === undefined || emails === undefined) return undefined
   const offered =
     columns && Array.isArray(columns.columns) ? (columns.columns as unknown[]).filter((c): c is string => typeof c === 'string') : null
   const languages = locale && Array.isArray(locale.languages) ? (locale.languages as unknown[]) : []
@@ -117,6 +127,7 @@ export function useExportExtensions(): ExportExtensions | undefined {
     skipOwned: skip !== null,
     columns: columns ? (offered?.length ? offered : ALL_COLUMNS) : null,
     fileLocale: locale !== null && languages.includes(i18n.resolvedLanguage),
+    emailColumns: emails !== null && Array.isArray(emails.values) && emails.values.includes('split'),
   }
 }
 
@@ -137,6 +148,9 @@ export function useFileOptions() {
     },
     setSpreadsheet(spreadsheet: boolean) {
       writePreferences(account, { ...prefs, spreadsheet })
+    },
+    setSplitEmails(splitEmails: boolean) {
+      writePreferences(account, { ...prefs, splitEmails })
     },
   }
 }
@@ -160,16 +174,29 @@ export function spreadsheetConventions(lng: string): { decimal: string; separato
   return { decimal, separator: decimal === ',' ? ';' : ',' }
 }
 
+/** Whether the file has the email column: every file does when the service takes no column list. */
+export const fileHasEmails = (ext: ExportExtensions, prefs: FilePreferences) =>
+  !ext.columns || chosenColumns(prefs, ext.columns).includes('email')
+
+interface ExtensionFields {
+  skip_owned?: boolean
+  columns?: string[]
+  file_locale?: Language
+  email_columns?: 'split'
+}
+
 /** The extension fields of the export request: only those the service offers. */
 export function extensionFields(
   ext: ExportExtensions | undefined,
   options: { prefs: FilePreferences; skipOwned: boolean },
   lng: string,
-): { skip_owned?: boolean; columns?: string[]; file_locale?: Language } {
+): ExtensionFields {
   if (!ext) return {}
-  const fields: { skip_owned?: boolean; columns?: string[]; file_locale?: Language } = {}
+  const fields: ExtensionFields = {}
   if (ext.skipOwned) fields.skip_owned = options.skipOwned
   if (ext.columns && options.prefs.columns) fields.columns = chosenColumns(options.prefs, ext.columns)
   if (ext.fileLocale && options.prefs.spreadsheet && isLanguage(lng)) fields.file_locale = lng
+  // the service's default is one cell: only a split is asked for, and only of a file with emails
+  if (ext.emailColumns && options.prefs.splitEmails && fileHasEmails(ext, options.prefs)) fields.email_columns = 'split'
   return fields
 }

@@ -34,10 +34,18 @@ export const EXPORT_COLUMNS = [
 ] as const
 export type ExportColumn = (typeof EXPORT_COLUMNS)[number]
 
+/**
+ * Extension `email_columns` (issue 25): a lead's emails in one cell, `;`-joined (`joined`, the
+ * interface's file), or one per column (`split`: `email_1`, `email_2`, …, as CRMs import them), as
+ * many as the most any lead of the export has, at most MAX_EMAIL_COLUMNS (jobs/export-file.ts).
+ */
+export const EMAIL_COLUMNS = ['joined', 'split'] as const
+export const MAX_EMAIL_COLUMNS = 5
+
 const RTL = new Set(['he'])
 const LOCALES = new URL('../../../../locales/', import.meta.url)
 
-type ColumnStrings = Record<ExportColumn | 'sheet', string>
+type ColumnStrings = Record<ExportColumn | 'sheet' | 'email_n', string>
 const strings = new Map<string, ColumnStrings>()
 function columnStrings(lng: string): ColumnStrings {
   let s = strings.get(lng)
@@ -57,6 +65,7 @@ function columnStrings(lng: string): ColumnStrings {
 
 export interface FileLayout {
   columns: ExportColumn[]
+  /** The file's header row: a column's name, or, for emails one per column, one name each. */
   headers: string[]
   delimiter: ',' | ';'
   /** Writes a number as that language's spreadsheets read it (no grouping). */
@@ -68,16 +77,33 @@ export interface FileLayout {
 
 export const isFileLocale = (v: string): boolean => (LANGUAGES as readonly string[]).includes(v)
 
-export function fileLayout(locale: string | null, columns: readonly ExportColumn[] | null): FileLayout {
+/**
+ * The file's columns and how it is written. `emails`: how many columns the emails take, one per column;
+ * null for one cell.
+ */
+export function fileLayout(locale: string | null, columns: readonly ExportColumn[] | null, emails: number | null): FileLayout {
   const chosen = [...(columns ?? EXPORT_COLUMNS)]
+  const headers = (name: (c: ExportColumn) => string, emailName: (n: number) => string) =>
+    chosen.flatMap((c) => (c === 'email' && emails !== null ? Array.from({ length: emails }, (_, i) => emailName(i + 1)) : [name(c)]))
   if (locale === null || !isFileLocale(locale)) {
-    return { columns: chosen, headers: chosen, delimiter: ',', decimal: String, bom: false, rtl: false, sheetName: 'Leads' }
+    return {
+      columns: chosen,
+      headers: headers(String, (n) => `email_${n}`),
+      delimiter: ',',
+      decimal: String,
+      bom: false,
+      rtl: false,
+      sheetName: 'Leads',
+    }
   }
   const names = columnStrings(locale)
   const mark = new Intl.NumberFormat(locale).formatToParts(1.5).find((p) => p.type === 'decimal')?.value ?? '.'
   return {
     columns: chosen,
-    headers: chosen.map((c) => names[c]),
+    headers: headers(
+      (c) => names[c],
+      (n) => names.email_n.replace('{{n}}', String(n)),
+    ),
     delimiter: mark === ',' ? ';' : ',',
     decimal: mark === '.' ? String : (n) => String(n).replace('.', mark),
     bom: true,

@@ -17,7 +17,7 @@ import {
 import { authed, security } from '../auth/authed.ts'
 import { refuseReadOnlyKey } from '../keys/scope.ts'
 import { downloadLink, exportFile } from './downloads.ts'
-import { EXPORT_COLUMNS } from './file-locale.ts'
+import { EMAIL_COLUMNS, EXPORT_COLUMNS, MAX_EMAIL_COLUMNS } from './file-locale.ts'
 import { exportProgress, startExport } from './service.ts'
 
 const StartBody = z
@@ -59,6 +59,13 @@ const StartBody = z
         'Extension `file_locale`: headers in this language, the CSV separator and decimal mark its spreadsheets expect (`;` and `,` where the decimal mark is a comma), a UTF-8 byte order mark; a right-to-left sheet for Hebrew.',
       'x-extension': true,
     }),
+    email_columns: z
+      .enum(EMAIL_COLUMNS)
+      .optional()
+      .openapi({
+        description: `Extension \`email_columns\`: \`joined\` (default) writes a lead's emails in one cell, separated by \`;\`; \`split\` writes one per column (\`email_1\`, \`email_2\`, …; "Email 1"… in a \`file_locale\` file), as many as the most emails a lead of the export has, at most ${MAX_EMAIL_COLUMNS}: the last column holds a lead's further emails, \`;\`-joined. Kept for the export's retry and fresh-data exports.`,
+        'x-extension': true,
+      }),
   })
   .strict() // an unknown field (`format`, `limit`) is a 400 naming it: a misspelled cap must not export everything
   .openapi('ExportRequest')
@@ -209,7 +216,12 @@ export function exportRoutes() {
       format: body.export_format,
       maxLeads: body.max_leads ?? null,
       now: clock.now(),
-      options: { skipOwned: body.skip_owned === true, columns: body.columns ?? null, fileLocale: body.file_locale ?? null },
+      options: {
+        skipOwned: body.skip_owned === true,
+        columns: body.columns ?? null,
+        fileLocale: body.file_locale ?? null,
+        emailColumns: body.email_columns ?? 'joined',
+      },
       apiKey: c.var.apiKey,
     })
     kickExports()

@@ -4,6 +4,7 @@ import { badRequest, HttpError, notFound } from '../../lib/errors.ts'
 import { normaliseFilters, type Filters } from '../search/filters.ts'
 import type { ApiKeyCredential } from '../../app-env.ts'
 import { checkKeyCap } from '../keys/scope.ts'
+import type { EMAIL_COLUMNS } from './file-locale.ts'
 import { countMatches, lockAccountExports, recordExportLeads, type LeadSet } from './lead-sets.ts'
 
 /**
@@ -58,15 +59,19 @@ export interface ExportRow {
   skipped_owned: number
   columns: string[] | null
   file_locale: string | null
+  email_columns: EmailColumns
 }
 
-/** The export extensions of a request (capabilities `skip_owned`, `export_columns`, `file_locale`). */
+export type EmailColumns = (typeof EMAIL_COLUMNS)[number]
+
+/** The export extensions of a request (capabilities `skip_owned`, `export_columns`, `file_locale`, `email_columns`). */
 export interface ExportOptions {
   skipOwned: boolean
   columns: string[] | null
   fileLocale: string | null
+  emailColumns: EmailColumns
 }
-export const PLAIN_EXPORT: ExportOptions = { skipOwned: false, columns: null, fileLocale: null }
+export const PLAIN_EXPORT: ExportOptions = { skipOwned: false, columns: null, fileLocale: null, emailColumns: 'joined' }
 
 async function insertExport(
   q: Queryable,
@@ -94,8 +99,8 @@ async function insertExport(
   await q.query(
     `INSERT INTO searches (user_id, kind, filters, filters_hash, created_at, source_search_id, delta_of, status,
                            lead_count, credits_charged, export_format, max_leads, capped, created_after, snapshot_at,
-                           skip_owned, skipped_owned, columns, file_locale, api_key_id, id, leads_recorded, name)
-     VALUES ($1, 'export', $2, '', $3, $4, $5, 'PENDING', $6, $7, $8, $9, $10, $11, $3, $12, $13, $14, $15, $16, $17, true, $18)`,
+                           skip_owned, skipped_owned, columns, file_locale, email_columns, api_key_id, id, leads_recorded, name)
+     VALUES ($1, 'export', $2, '', $3, $4, $5, 'PENDING', $6, $7, $8, $9, $10, $11, $3, $12, $13, $14, $15, $16, $17, $18, true, $19)`,
     [
       e.userId,
       JSON.stringify(e.filters),
@@ -112,6 +117,7 @@ async function insertExport(
       e.skippedOwned,
       e.options.columns === null ? null : JSON.stringify(e.options.columns),
       e.options.fileLocale,
+      e.options.emailColumns,
       e.apiKey?.id ?? null,
       id,
       e.name,
@@ -414,7 +420,12 @@ export async function downloadDelta(
       createdAfter: original.capped ? null : bought.cutOff,
       now: req.now,
       // the same kind of file as the original's
-      options: { skipOwned: original.skip_owned, columns: original.columns, fileLocale: original.file_locale },
+      options: {
+        skipOwned: original.skip_owned,
+        columns: original.columns,
+        fileLocale: original.file_locale,
+        emailColumns: original.email_columns,
+      },
       skippedOwned: 0,
       apiKey: req.apiKey ?? null,
       // the name the person gave the search goes with its fresh data (it is the same search)

@@ -221,6 +221,65 @@ describe('export confirmation', () => {
       expect(within(names).getByText('Email, Name, Phone, Website, City, Country, and Rating')).toBeVisible()
     })
 
+    it('asks for one email per column when chosen and offered (extension email_columns), and says so', async () => {
+      localStorage.setItem('leads.export-file.7', JSON.stringify({ columns: null, spreadsheet: false, splitEmails: true }))
+      let body: unknown
+      server.use(
+        http.get('*/api/capabilities/', () =>
+          HttpResponse.json({ email_columns: { version: 1, values: ['joined', 'split'], max_columns: 5 } }),
+        ),
+        http.post('*/api/download-csv/', async ({ request }) => {
+          body = await request.json()
+          return HttpResponse.json({ search_id: 99, status: 'PENDING' }, { status: 202 })
+        }),
+      )
+      const onStarted = vi.fn()
+      renderWithProviders(<ExportConfirmDialog {...props} format="csv" totalCount={50} cap={null} onStarted={onStarted} />, {
+        queryClient: withBalance(1000),
+      })
+      const fact = await screen.findByTestId('export-email-columns')
+      expect(fact).toHaveTextContent('One per column')
+      expect(fact.previousElementSibling).toHaveTextContent('Emails')
+      await userEvent.click(screen.getByRole('button', { name: 'Start export' }))
+      await waitFor(() => expect(onStarted).toHaveBeenCalled())
+      expect(body).toEqual({ search_id: 55, export_format: 'csv', email_columns: 'split' })
+    })
+
+    for (const [label, capabilities, columns, expected] of [
+      [
+        'a service without the extension',
+        { export_columns: { version: 1, columns: COLUMNS } },
+        null,
+        { search_id: 55, export_format: 'csv' },
+      ],
+      [
+        'a file without the email column',
+        { export_columns: { version: 1, columns: COLUMNS }, email_columns: { version: 1, values: ['joined', 'split'] } },
+        ['name', 'phone'],
+        { search_id: 55, export_format: 'csv', columns: ['name', 'phone'] },
+      ],
+    ] as const) {
+      it(`asks for no email columns of ${label}, though the person chose them`, async () => {
+        localStorage.setItem('leads.export-file.7', JSON.stringify({ columns, spreadsheet: false, splitEmails: true }))
+        let body: unknown
+        server.use(
+          http.get('*/api/capabilities/', () => HttpResponse.json(capabilities)),
+          http.post('*/api/download-csv/', async ({ request }) => {
+            body = await request.json()
+            return HttpResponse.json({ search_id: 99, status: 'PENDING' }, { status: 202 })
+          }),
+        )
+        const onStarted = vi.fn()
+        renderWithProviders(<ExportConfirmDialog {...props} format="csv" totalCount={50} cap={null} onStarted={onStarted} />, {
+          queryClient: withBalance(1000),
+        })
+        await userEvent.click(await screen.findByRole('button', { name: 'Start export' }))
+        await waitFor(() => expect(onStarted).toHaveBeenCalled())
+        expect(body).toEqual(expected)
+        expect(screen.queryByTestId('export-email-columns')).toBeNull()
+      })
+    }
+
     it('names a short choice whole', async () => {
       withColumns(['phone', 'name', 'email', 'city'])
       renderWithProviders(<ExportConfirmDialog {...props} format="csv" totalCount={50} cap={null} />, { queryClient: withBalance(1000) })

@@ -240,6 +240,9 @@ export function ExportConfirmDialog({
                 }
               />
             )}
+            {fields.email_columns === 'split' && (
+              <Fact label={t('emailsLabel')} value={t('emailsOnePerColumn')} testId="export-email-columns" />
+            )}
             {payment.enough && payment.split && (
               <>
                 <Fact

@@ -91,6 +91,49 @@ describe('export extensions in the search builder', () => {
     expect(await screen.findByTestId('columns-summary')).toHaveTextContent('all 8')
   })
 
+  it('offers one email per column when the service writes it (extension email_columns), remembered per account', async () => {
+    server.use(
+      http.get('*/api/capabilities/', () =>
+        HttpResponse.json({
+          export_columns: { version: 1, columns: COLUMNS },
+          email_columns: { version: 1, values: ['joined', 'split'], max_columns: 5 },
+        }),
+      ),
+    )
+    const { unmount } = renderWithProviders(<ExportExtras filters={filters} ready onCap={() => {}} />, { queryClient: signedIn(7) })
+    await userEvent.click(await screen.findByRole('button', { name: /file/i }))
+    const split = await screen.findByRole('checkbox', { name: /One email per column/ })
+    expect(split).not.toBeChecked()
+    expect(split.closest('label')).toHaveTextContent('as CRMs import them')
+    await userEvent.click(split)
+    expect(split).toBeChecked()
+    expect(JSON.parse(localStorage.getItem('leads.export-file.7')!).splitEmails).toBe(true)
+
+    // a file without the email column has nothing to split
+    await userEvent.click(screen.getByRole('button', { name: 'Choose columns' }))
+    await userEvent.click(
+      within(await screen.findByRole('list', { name: 'Columns in the file, in order' })).getByRole('checkbox', { name: /Email$/ }),
+    )
+    expect(screen.queryByRole('checkbox', { name: /One email per column/ })).toBeNull()
+    unmount()
+
+    // the choice comes back with the account
+    renderWithProviders(<ExportExtras filters={filters} ready onCap={() => {}} />, { queryClient: signedIn(7) })
+    await userEvent.click(await screen.findByRole('button', { name: /file/i }))
+    await userEvent.click(await screen.findByRole('button', { name: 'Choose columns' }))
+    await userEvent.click(await screen.findByRole('button', { name: 'Everything' }))
+    expect(await screen.findByRole('checkbox', { name: /One email per column/ })).toBeChecked()
+  })
+
+  it('does not offer one email per column when the service does not list it', async () => {
+    withExtensions()
+    const { queryClient } = renderWithProviders(<ExportExtras filters={filters} ready onCap={() => {}} />, { queryClient: signedIn() })
+    await userEvent.click(await screen.findByRole('button', { name: /file/i }))
+    expect(await screen.findByTestId('columns-summary')).toBeInTheDocument()
+    expect(queryClient.getQueryState(capabilitiesOptions().queryKey)?.status).toBe('success')
+    expect(screen.queryByRole('checkbox', { name: /One email per column/ })).toBeNull()
+  })
+
   it('describes the spreadsheet-ready file in the dashboard language (German: ; and decimal comma)', async () => {
     withExtensions()
     await changeLanguage('de')

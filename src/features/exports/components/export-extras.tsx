@@ -10,7 +10,7 @@ import { loadPageNamespaces } from '@/lib/i18n'
 import { ownedOptions } from '@/api/exports/owned'
 import { useExportExtensions, useFileOptions, type ExportExtensions } from '../file-options'
 
-// columns and file kind load when the person opens the file options (with the export strings they use)
+// columns, file kind and email columns load when the person opens the file options (with the export strings they use)
 const FileOptionsPanel = lazy(() =>
   Promise.all([import('./file-options-panel'), loadPageNamespaces(['exports'])]).then(([m]) => ({ default: m.FileOptionsPanel })),
 )
@@ -19,20 +19,20 @@ const FileOptionsPanel = lazy(() =>
  * What the export card offers beyond the cap and format (issue 11): a way to spend purchased credits
  * that expire within 7 days (the cap set to exactly them), and the export extensions of the reference
  * service: how many of the matching leads the account already has and the choice to skip them, the
- * file's columns, and a spreadsheet-ready file in the person's language. A service without the
+ * file's columns, a spreadsheet-ready file in the person's language, and one email per column. A service without the
  * extensions shows none of those.
  */
 export function ExportExtras({ filters, ready, onCap }: { filters: SearchFilters; ready: boolean; onCap: (cap: number) => void }) {
   const ext = useExportExtensions()
   const profile = useProfile().data
   const expiring = profile?.purchased_credits_expiring_soon ?? 0
-  const any = ext && (ext.skipOwned || ext.columns || ext.fileLocale)
+  const any = ext && (ext.skipOwned || ext.columns || ext.fileLocale || ext.emailColumns)
   if (!any && expiring <= 0) return null
   return (
     <div className="mt-4 space-y-4 border-t border-slate-200 pt-4 dark:border-slate-700">
       {expiring > 0 && <ExpiringCredits expiring={expiring} lots={profile?.credit_lots} cap={filters.cap} onCap={onCap} />}
       {ext?.skipOwned && <OwnedLeads filters={filters} ready={ready} />}
-      {ext && (ext.columns || ext.fileLocale) && <FileOptions ext={ext} format={filters.format} />}
+      {ext && (ext.columns || ext.fileLocale || ext.emailColumns) && <FileOptions ext={ext} format={filters.format} />}
     </div>
   )
 }

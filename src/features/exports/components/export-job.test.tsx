@@ -8,9 +8,20 @@ import { server } from '@/testing/msw-server'
 import { renderWithProviders } from '@/testing/render'
 import { ExportJob } from './export-job'
 
-/** The page inside the shell, which has read the profile (account 7); `fresh`: the plan's fresh-data exports. */
-const renderPage = ({ fresh = true } = {}) =>
-  renderWithProviders(<ExportJob searchId="7" />, { queryClient: withBalance(100, 0, { can_download_fresh_exports: fresh }) })
+/**
+ * The page inside the shell, which has read the profile (account 7); `fresh`: the plan's fresh-data
+ * exports; `entry`: History's entry of the export, else 404 (a service with no History: the real one).
+ */
+function renderPage({ fresh = true, entry }: { fresh?: boolean; entry?: Record<string, unknown> } = {}) {
+  server.use(
+    http.get('*/api/user/search-history/7/', () =>
+      entry
+        ? HttpResponse.json({ search_id: 7, filters: {}, created_at: '2026-11-01T09:00:00Z', status: 'COMPLETED', ...entry })
+        : HttpResponse.json({ detail: 'Not found.' }, { status: 404 }),
+    ),
+  )
+  return renderWithProviders(<ExportJob searchId="7" />, { queryClient: withBalance(100, 0, { can_download_fresh_exports: fresh }) })
+}
 
 function statusIs(body: Record<string, unknown>) {
   let calls = 0
@@ -130,6 +141,18 @@ describe('export page: every status variant', { timeout: 15_000 }, () => {
     expect(screen.queryByText('Ready to download')).not.toBeInTheDocument()
     expect(screen.queryByRole('button', { name: /Download/ })).not.toBeInTheDocument()
     expect(screen.getByRole('link', { name: 'Get fresh data' })).toHaveAttribute('href', '/history?fresh=7')
+  })
+
+  it('an expired link (410) says on which date when History knows it, and names the export by its search', async () => {
+    const expiredAt = new Date(Date.now() - 3 * 86_400_000)
+    statusIs({ status: 'COMPLETED' })
+    server.use(http.get('*/api/download-completed-csv/7/', () => HttpResponse.json({ detail: 'Expired' }, { status: 410 })))
+    renderPage({ entry: { name: 'Berlin dentists', expires_at: expiredAt.toISOString() } })
+    expect(await screen.findByText(`The download link expired on ${dateTime(expiredAt)}.`)).toHaveAttribute('role', 'status')
+    expect(screen.getByRole('link', { name: 'Get fresh data' })).toHaveAttribute('href', '/history?fresh=7')
+    // as History shows it: the search's name, then the export's number
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Berlin dentists Export #7')
+    expect(screen.getByRole('heading', { level: 1 }).querySelector('bdi')).toHaveTextContent('Berlin dentists')
   })
 
   it('a link that expired while the page was open says on which date; a plan without fresh data says so', async () => {

@@ -17,6 +17,7 @@ import { useProfile } from '@/api/account/profile'
 import { absoluteDownloadUrl, downloadOptions, downloadSize, getDownload, type DownloadDescriptor } from '@/api/exports/get-download'
 import { exportStatusOptions, type ExportStatus } from '@/api/exports/get-export-status'
 import { useRetryExport } from '@/api/exports/retry-export'
+import { historyEntryOptions } from '@/api/history/get-history-entry'
 import { exportPhase, progressPercent } from '@/domain/export-status'
 import { useReadyNotification } from '../hooks/use-ready-notification'
 
@@ -28,6 +29,8 @@ export function ExportJob({ searchId }: { searchId: string }) {
   const phase = data ? exportPhase(data.status) : 'pending'
   const percent = data ? progressPercent(data) : 0
   const name = t('pageTitle', { id: searchId })
+  // the search's name, as History shows it (the reference's History; a service without it has none)
+  const entry = useQuery(historyEntryOptions(searchId)).data
   // "Back to search" returns to the account's last search, not an empty one
   const profileId = useProfile().data?.id
   const account = profileId === undefined ? undefined : String(profileId)
@@ -58,7 +61,15 @@ export function ExportJob({ searchId }: { searchId: string }) {
   return (
     <>
       <h1 ref={heading} tabIndex={-1} className="mb-4 text-2xl font-bold focus:outline-none">
-        {name}
+        {entry?.name ? (
+          <>
+            {/* the name is the person's text: isolated, so its direction cannot reorder the number beside it */}
+            <bdi>{entry.name}</bdi>{' '}
+            <span className="ms-1 inline-block whitespace-nowrap text-base font-normal text-slate-600 dark:text-slate-400">{name}</span>
+          </>
+        ) : (
+          name
+        )}
       </h1>
       {status.isPending ? (
         <div className="flex items-center gap-2 p-6">
@@ -77,7 +88,7 @@ export function ExportJob({ searchId }: { searchId: string }) {
         <Card>
           <div className="space-y-4">
             {phase === 'completed' ? (
-              <Completed searchId={searchId} />
+              <Completed searchId={searchId} knownExpiry={entry?.expires_at} />
             ) : phase === 'failed' ? (
               <Failure searchId={searchId} error={data.error} onRetried={focusHeading} />
             ) : (
@@ -180,8 +191,11 @@ function useNow(intervalMs: number) {
   return now
 }
 
-/** A completed export: its file while the link works, then when the link expired and the way to fresh data. */
-function Completed({ searchId }: { searchId: string }) {
+/**
+ * A completed export: its file while the link works, then when the link expired and the way to fresh
+ * data. `knownExpiry`: the link's end as History lists it, the date a 410 does not say.
+ */
+function Completed({ searchId, knownExpiry }: { searchId: string; knownExpiry: string | undefined }) {
   const { t, i18n } = useTranslation('exports')
   const descriptor = useQuery(downloadOptions(searchId))
   const now = useNow(30_000)
@@ -189,14 +203,15 @@ function Completed({ searchId }: { searchId: string }) {
   const error = clickError ?? descriptor.error
   const gone = error instanceof ApiError && error.status === 410
   const d = descriptor.data
-  const expiresAt = d?.expires_at ? new Date(d.expires_at) : null
+  const expiry = d?.expires_at ?? knownExpiry
+  const expiresAt = expiry ? new Date(expiry) : null
   const expired = gone || (expiresAt !== null && expiresAt.getTime() <= now)
 
   if (expired) {
     return (
       <>
         <p className="text-lg font-semibold" role="status">
-          {/* a 410 says no date (interface 3.3): the one the link carried, when this page read it */}
+          {/* a 410 says no date (interface 3.3): the one the link carried when this page read it, or History's */}
           {expiresAt ? t('expired', { date: formatDateTime(i18n.language, expiresAt) }) : t('expiredNoDate')}
         </p>
         <FreshData searchId={searchId} />

@@ -4,20 +4,50 @@ import { Button } from '@/components/ui/button'
 import type { ExportFormat } from '@/domain/search-filters'
 import { formatNumber } from '@/lib/format'
 import { loadPageNamespaces } from '@/lib/i18n'
-import { chosenColumns, fileLanguageName, spreadsheetConventions, useFileOptions, type ExportExtensions } from '../file-options'
+import {
+  chosenColumns,
+  fileHasEmails,
+  fileLanguageName,
+  spreadsheetConventions,
+  useFileOptions,
+  type ExportExtensions,
+} from '../file-options'
 
 // the picker and the column names load when the person opens it
 const ColumnPicker = lazy(() =>
   Promise.all([import('./column-picker'), loadPageNamespaces(['columns'])]).then(([m]) => ({ default: m.ColumnPicker })),
 )
 
-/** The file's columns and kind (extensions `export_columns`, `file_locale`): loaded when the person opens the file options. */
+/**
+ * The file's columns and kind (extensions `export_columns`, `file_locale`, `email_columns`): loaded when
+ * the person opens the file options.
+ */
 export function FileOptionsPanel({ ext, format }: { ext: ExportExtensions; format: ExportFormat }) {
+  const { prefs } = useFileOptions()
   return (
     <div className="space-y-4">
       {ext.columns && <Columns offered={ext.columns} />}
+      {ext.emailColumns && fileHasEmails(ext, prefs) && <EmailColumns />}
       {ext.fileLocale && <FileKind format={format} />}
     </div>
+  )
+}
+
+/** CRMs import `email_1`, `email_2`, … better than several emails in one cell (issue 25). */
+function EmailColumns() {
+  const { t } = useTranslation('exports')
+  const { prefs, setSplitEmails } = useFileOptions()
+  return (
+    <label className="grid min-h-10 grid-cols-[auto_1fr] items-start gap-x-2 py-1 text-sm">
+      <input
+        type="checkbox"
+        className="mt-0.5 size-4 shrink-0 accent-brand-600"
+        checked={prefs.splitEmails}
+        onChange={(e) => setSplitEmails(e.target.checked)}
+      />
+      <span className="font-medium">{t('emailColumnsSplit')}</span>
+      <span className="col-start-2 text-xs text-slate-600 dark:text-slate-400">{t('emailColumnsHint')}</span>
+    </label>
   )
 }
 
