@@ -4,7 +4,8 @@ import { apiAs, axeCheck, grantCredits, signInViaUi, signUpViaApi, type Account 
 
 /**
  * History that scales (issue 25, part H), against the real reference service: several exports, the
- * compact table (remembered by the browser), search by name, filter by status and country, the
+ * compact table (remembered by the browser), search by name, place or number and filters by status
+ * and country, answered by the service (extension `history_search`), the
  * row actions by keyboard (retry charged nothing, download, details and naming at the service's
  * limit), a 360 px page that never widens; axe in English and Hebrew, light and dark, with
  * screenshots in test-results/screens/.
@@ -46,13 +47,20 @@ async function exportOf(
   return id
 }
 
-/** Five exports: three named, one unnamed, one failed. */
+/** Five exports: three named, one unnamed (of the city of München), one failed. */
 async function fiveExports(request: APIRequestContext, a: Account) {
+  const places = await apiAs<{ level3: { id: number; name: string }[] }>(
+    request,
+    a,
+    'GET',
+    '/api/locations/search/?q=M%C3%BCnchen&country=DE',
+  )
+  const munich = places.body.level3.find((p) => p.name === 'München')!
   return {
     berlin: await exportOf(request, a, 'countries=DE&email=true', { name: 'Berlin dentists' }),
     paris: await exportOf(request, a, 'countries=FR', { name: 'Paris bakeries' }),
     bangkok: await exportOf(request, a, 'countries=TH', { name: 'Bangkok cafés' }),
-    haifa: await exportOf(request, a, 'countries=IL'),
+    munich: await exportOf(request, a, `countries=DE&level3_location=${munich.id}`),
     failed: await exportOf(request, a, 'countries=ES&website=true', { fail: true }),
   }
 }
@@ -104,17 +112,28 @@ for (const width of WIDTHS) {
     await expect(page.getByRole('article')).toHaveCount(0)
     await expectNoPageScroll(page)
 
-    // search by name: the service pages its list, so the dashboard reads it whole and filters it
-    const search = page.getByRole('searchbox', { name: 'Search by name or number' })
+    // search by name: the service finds the matches and counts them; the dashboard never reads the whole list
+    const asked: URL[] = []
+    page.on('request', (r) => {
+      const url = new URL(r.url())
+      if (/^\/api\/user\/search-history\/?$/.test(url.pathname)) asked.push(url)
+    })
+    const search = page.getByRole('searchbox', { name: 'Search by name, place, category or number' })
     await search.fill('bakeries')
     await expect(bodyRows(page)).toHaveCount(1)
     await expect(page.getByRole('row', { name: /Paris bakeries/ })).toBeVisible()
     await expect(page.getByText('Matching exports: 1 of 5')).toBeVisible()
     await expect(page).toHaveURL(/[?&]q=bakeries(&|$)/)
-    await search.fill(`#${ids.haifa}`)
+    expect(asked.some((u) => u.searchParams.get('q') === 'bakeries')).toBe(true)
+    // an export without a name, found by its city's English name: only the service knows it
+    await search.fill('Munich')
     await expect(bodyRows(page)).toHaveCount(1)
-    await expect(page.getByRole('row', { name: new RegExp(`Export #${ids.haifa}`) })).toBeVisible()
+    await expect(page.getByRole('row', { name: new RegExp(`Export #${ids.munich}`) })).toBeVisible()
+    await search.fill(`#${ids.munich}`)
+    await expect(bodyRows(page)).toHaveCount(1)
+    await expect(page.getByRole('row', { name: new RegExp(`Export #${ids.munich}`) })).toBeVisible()
     await search.fill('')
+    expect(asked.filter((u) => u.searchParams.get('page_size') === '100')).toEqual([])
 
     // by country, then by status
     await page.getByRole('combobox', { name: 'Country' }).selectOption({ label: 'Thailand' })
@@ -123,6 +142,7 @@ for (const width of WIDTHS) {
     await page.getByRole('combobox', { name: 'Country' }).selectOption({ label: 'All countries' })
     await page.getByRole('combobox', { name: 'Status' }).selectOption({ label: 'Failed' })
     await expect(bodyRows(page)).toHaveCount(1)
+    expect(asked.at(-1)?.searchParams.get('status')).toBe('FAILED')
     const failedRow = page.getByRole('row', { name: new RegExp(`Export #${ids.failed}`) })
     await expect(failedRow.getByText('retry is free')).toBeVisible()
     await expectNoPageScroll(page)

@@ -4,9 +4,10 @@ import { axeCheck, signInViaUi, signUpViaApi } from './helpers'
 
 /**
  * The search stays (issue 25, part L), against the real reference service: a search made on the
- * search page is the one the navigation's "Search" opens again after a visit elsewhere, until "New
- * search" starts another; the country picker names what is chosen. Keyboard only on the search page;
- * axe clean in English and Hebrew, light and dark, with screenshots in test-results/screens/.
+ * search page is the one the navigation's "Search" and the header's logo open again after a visit
+ * elsewhere, until "New search", beside the heading, starts another; the country picker names what
+ * is chosen. Keyboard only on the search page; axe clean in English and Hebrew, light and dark, with
+ * screenshots in test-results/screens/.
  */
 
 mkdirSync('test-results/screens', { recursive: true })
@@ -53,6 +54,19 @@ for (const width of WIDTHS) {
     expect(new URL(page.url()).search).toBe('?country=DE&email=1')
     await expect(countries).toHaveAttribute('placeholder', 'Germany')
     await expect(email).toBeChecked()
+
+    // the header's logo returns to it too
+    await navigate(page, width, 'Exports history')
+    await page.waitForURL((url) => url.pathname === '/history')
+    await page.locator('header').getByRole('link', { name: 'Leads', exact: true }).click()
+    await page.waitForURL((url) => url.pathname === '/search')
+    expect(new URL(page.url()).search).toBe('?country=DE&email=1')
+
+    // "New search" sits beside the page's heading, on the phone too
+    const newSearch = page.getByRole('button', { name: 'New search' })
+    const heading = page.getByRole('heading', { level: 1, name: 'Build a search' })
+    const [h, b] = [await heading.boundingBox(), await newSearch.boundingBox()]
+    expect(Math.abs(h!.y + h!.height / 2 - (b!.y + b!.height / 2))).toBeLessThan(h!.height)
 
     // "New search" starts afresh, and the navigation then opens the empty search
     await page.getByRole('button', { name: 'New search' }).click()

@@ -36,6 +36,10 @@ export const historyFiltersSchema = z.catch(
     phone_number: flag,
     website: flag,
     main_activity_only: flag,
+    // extension `geo`: the search's territory as the service stores it (a GeoJSON geometry; a point and
+    // radius), kept so that "Edit in search" and fresh data keep it; a shape that does not parse is dropped
+    within: z.catch(z.optional(z.looseObject({ type: z.string(), coordinates: z.array(z.unknown()) })), undefined),
+    near: z.catch(z.optional(z.object({ lat: z.number(), lng: z.number(), radius_km: z.number() })), undefined),
   }),
   {
     countries: [],
@@ -88,6 +92,25 @@ export const historyPageSchema = z.object({
 export type HistoryPage = z.infer<typeof historyPageSchema> & { source: 'service' | 'browser' }
 
 /**
+ * Extension `history_search`: the list narrowed by the service, which then pages and counts the
+ * matches. Sent only to a service that lists the extension: the interface has no such parameters.
+ */
+export interface HistorySearchParams {
+  q: string
+  /** ISO 3166 alpha-2; '' for every country. */
+  country: string
+  /** Export statuses as the service writes them (PENDING, PROCESSING, COMPLETED, FAILED); empty for all. */
+  statuses: readonly string[]
+}
+
+/** The parameters a history search sends: only the parts it has. */
+const searchQuery = (search: HistorySearchParams | undefined) => ({
+  ...(search?.q.trim() ? { q: search.q.trim() } : {}),
+  ...(search?.country ? { country: search.country } : {}),
+  ...(search?.statuses.length ? { status: search.statuses.join(',') } : {}),
+})
+
+/**
  * A page of past exports. The list is the reference's (decisions.md), not the interface's: a
  * service without it answers 404, and then the page comes from this browser's own record of the
  * account's exports (lib/local-exports.ts), each with its status asked from the interface's
@@ -96,18 +119,23 @@ export type HistoryPage = z.infer<typeof historyPageSchema> & { source: 'service
 export async function getSearchHistory(
   page: number,
   pageSize: number,
-  { signal, watched = false, account }: { signal?: AbortSignal; watched?: boolean; account?: string | undefined } = {},
+  {
+    signal,
+    watched = false,
+    account,
+    search,
+  }: { signal?: AbortSignal; watched?: boolean; account?: string | undefined; search?: HistorySearchParams | undefined } = {},
 ): Promise<HistoryPage> {
   try {
     const answer = await api('/api/user/search-history/', {
       // `watched` (extension watched_searches) is only sent when asked: the interface's service knows no such parameter
-      query: { page, page_size: pageSize, ...(watched ? { watched: 'true' } : {}) },
+      query: { page, page_size: pageSize, ...(watched ? { watched: 'true' } : {}), ...searchQuery(search) },
       schema: historyPageSchema,
       signal,
     })
     return { ...answer, source: 'service' }
   } catch (e) {
-    if (!(e instanceof ApiError && e.status === 404) || watched || account === undefined) throw e
+    if (!(e instanceof ApiError && e.status === 404) || watched || search || account === undefined) throw e
     return localHistoryPage(account, page, pageSize, signal)
   }
 }
@@ -136,11 +164,12 @@ async function localHistoryPage(account: string, page: number, pageSize: number,
 export const searchHistoryOptions = (
   page: number,
   pageSize: number,
-  { watched = false, account }: { watched?: boolean; account?: string | undefined } = {},
+  { watched = false, account, search }: { watched?: boolean; account?: string | undefined; search?: HistorySearchParams } = {},
 ) =>
   queryOptions({
-    queryKey: historyKeys.list(page, pageSize, watched, account),
-    queryFn: ({ signal }) => getSearchHistory(page, pageSize, { signal, watched, account }),
+    // the key holds the search as sent, so a new one is a new query and React Query aborts the one it replaces
+    queryKey: historyKeys.list(page, pageSize, watched, account, searchQuery(search)),
+    queryFn: ({ signal }) => getSearchHistory(page, pageSize, { signal, watched, account, search }),
     placeholderData: keepPreviousData,
     // statuses of running exports change under us; a page is cheap to re-ask
     refetchInterval: (q) => (q.state.data?.results.some((e) => !['completed', 'failed'].includes(exportPhase(e.status))) ? 5_000 : false),

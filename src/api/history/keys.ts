@@ -1,8 +1,9 @@
 export const historyKeys = {
   all: ['history'] as const,
   lists: () => [...historyKeys.all, 'list'] as const,
-  list: (page: number, pageSize: number, watched = false, account?: string) =>
-    [...historyKeys.lists(), { page, pageSize, watched, account }] as const,
+  list: (page: number, pageSize: number, watched = false, account?: string, search: Record<string, string> = {}) =>
+    [...historyKeys.lists(), { page, pageSize, watched, account, ...search }] as const,
+  entry: (searchId: string) => [...historyKeys.all, 'entry', searchId] as const,
   watched: (limit?: number) => [...historyKeys.all, 'watched', ...(limit === undefined ? [] : [limit])] as const,
   weekly: (weeks: number) => [...historyKeys.all, 'weekly', weeks] as const,
   freshDryRun: (searchId: string) => [...historyKeys.all, 'fresh-dry-run', searchId] as const,

@@ -43,12 +43,18 @@ export interface PlaceSearchParams {
   country: string | undefined
   states: string[]
   counties: string[]
+  /**
+   * Extension `place_names`: the reader's language, so that "Köln" typed in German and "Cologne" in
+   * English both find the city, each named as the reader calls it. Only for a service that lists the
+   * extension: the interface knows no such parameter.
+   */
+  lng?: string | undefined
 }
 
 export const searchPlaces = (params: PlaceSearchParams, signal?: AbortSignal) =>
   api('/api/locations/search/', { query: { ...params }, schema: placeSearchSchema, signal })
 
-/** Fuzzy search over all three levels (≤ 10 per level), narrowed by chosen states/counties. */
+/** Fuzzy search over all three levels (≤ 10 per level), narrowed by chosen states/counties; the language is part of the key. */
 export const placeSearchOptions = (params: PlaceSearchParams) =>
   queryOptions({
     queryKey: searchKeys.places(params),

@@ -10,7 +10,6 @@ import {
   type ReactNode,
   type RefObject,
 } from 'react'
-import { useQueryClient } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
 import { Link, NavLink, useLocation } from 'react-router'
 import { buttonClass } from '@/components/ui/button'
@@ -19,6 +18,7 @@ import { useCapability } from '@/api/capabilities/get-capabilities'
 import { useProfile } from '@/api/account/profile'
 import { changeLanguage, i18n, loadPageNamespaces } from '@/lib/i18n'
 import { useOnline } from '@/lib/use-online'
+import { useAfterFirstLoad } from '@/lib/use-after-first-load'
 import { lastSearchPath } from '@/lib/last-search'
 import OfflineNotice from '@/components/offline-notice'
 import { CreditBalance } from './credit-balance'
@@ -82,41 +82,6 @@ function HistoryNavBadge() {
 /** A link to an extension's page: nothing until the service says it offers it (signed in only). */
 function CapabilityNavLink({ capability, children }: { capability: string; children: ReactNode }) {
   return useCapability(capability) === true ? children : null
-}
-
-/**
- * True once the page's own first load is over: the document has loaded, at least 1.5 s have passed,
- * no query has been fetching for a second, and the browser is idle. (The page's code arrives after
- * the document's `load`, so `load` alone says nothing about the page's requests.)
- */
-function useAfterFirstLoad(): boolean {
-  const queryClient = useQueryClient()
-  const [settled, setSettled] = useState(false)
-  useEffect(() => {
-    let timer: ReturnType<typeof setTimeout> | undefined
-    let idle: number | undefined
-    let quietChecks = 0
-    const check = () => {
-      quietChecks = queryClient.isFetching() === 0 ? quietChecks + 1 : 0
-      if (quietChecks < 3) {
-        timer = setTimeout(check, 500)
-        return
-      }
-      if (typeof requestIdleCallback === 'function') idle = requestIdleCallback(() => setSettled(true), { timeout: 2000 })
-      else setSettled(true)
-    }
-    const later = () => {
-      timer = setTimeout(check, 500)
-    }
-    if (document.readyState === 'complete') later()
-    else window.addEventListener('load', later, { once: true })
-    return () => {
-      window.removeEventListener('load', later)
-      clearTimeout(timer)
-      if (idle !== undefined) cancelIdleCallback(idle)
-    }
-  }, [queryClient])
-  return settled
 }
 
 /** Follows the profile's language whenever the profile says something new (sign-in, account page). */
@@ -251,7 +216,8 @@ export function AppShell({ signedIn, children }: { signedIn: boolean; children: 
               <MenuIcon open={menuOpen} />
             </button>
           )}
-          <Link to={signedIn ? paths.search : paths.plans} className="text-lg font-bold text-brand-700 dark:text-brand-100">
+          {/* like the navigation's "Search", the logo returns to the account's last search */}
+          <Link to={signedIn ? lastSearchPath(account) : paths.plans} className="text-lg font-bold text-brand-700 dark:text-brand-100">
             {t('appName')}
           </Link>
           <nav aria-label={t('nav.label')} className={`${signedIn ? 'hidden lg:flex' : 'flex'} items-center gap-1`}>

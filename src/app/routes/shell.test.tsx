@@ -1,11 +1,12 @@
 import { http, HttpResponse } from 'msw'
-import { render, screen, within } from '@testing-library/react'
+import { render, screen, waitFor, within } from '@testing-library/react'
 import { createMemoryRouter, RouterProvider } from 'react-router'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { proProfile } from '@/testing/fixtures'
 import { server } from '@/testing/msw-server'
 import { resetSessionForTests, setTokensForTests } from '@/lib/session'
 import { queryClient } from '@/lib/query-client'
+import { forgetLastSearch, rememberLastSearch } from '@/lib/last-search'
 import { Component as Shell } from './shell'
 
 const profile = proProfile
@@ -67,5 +68,25 @@ describe('the shell', () => {
     expect(within(balance).getByTestId('credits-purchased')).toHaveTextContent('300')
     expect(screen.getByRole('button', { name: 'Account menu' })).toBeInTheDocument()
     expect(screen.getByRole('link', { name: 'Skip to main content' })).toHaveAttribute('href', '#main')
+  })
+
+  it('the logo, like "Search", returns to the account’s last search', async () => {
+    setTokensForTests('access', 'refresh')
+    server.use(http.get('/api/user/profile/', () => HttpResponse.json(profile)))
+    rememberLastSearch(String(profile.id), 'country=DE&email=1')
+    renderAt('/history')
+    expect(await screen.findByRole('heading', { name: 'history page' })).toBeInTheDocument()
+    const nav = screen.getAllByRole('navigation', { name: 'Main' })[0]!
+    await waitFor(() => expect(within(nav).getByRole('link', { name: 'Search' })).toHaveAttribute('href', '/search?country=DE&email=1'))
+    expect(screen.getByRole('link', { name: 'Leads' })).toHaveAttribute('href', '/search?country=DE&email=1')
+    forgetLastSearch(String(profile.id))
+  })
+
+  it('signed in without a last search, the logo opens the empty search', async () => {
+    setTokensForTests('access', 'refresh')
+    server.use(http.get('/api/user/profile/', () => HttpResponse.json(profile)))
+    renderAt('/history')
+    expect(await screen.findByRole('heading', { name: 'history page' })).toBeInTheDocument()
+    expect(screen.getByRole('link', { name: 'Leads' })).toHaveAttribute('href', '/search')
   })
 })

@@ -2,7 +2,8 @@ import { render, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { useState } from 'react'
 import { describe, expect, it, vi } from 'vitest'
-import { Highlight, MultiCombobox } from './combobox'
+import { MultiCombobox } from './combobox'
+import { Highlight } from './highlight'
 
 interface Fruit {
   id: string

@@ -257,22 +257,3 @@ function useChosenText(labels: readonly string[]): { summary: string; descriptio
     labels.length <= 2 ? all : t('picker.chosenMore', { first: labels[0], second: labels[1], more: formatNumber(lng, labels.length - 2) })
   return { summary, description: t('picker.chosen', { list: all }) }
 }
-
-/** The part of `text` that matches `query` (case-insensitive), in a <mark>. */
-export function Highlight({ text, query }: { text: string; query: string }) {
-  const q = query.trim()
-  if (!q) return <>{text}</>
-  const i = text.toLocaleLowerCase().indexOf(q.toLocaleLowerCase())
-  if (i < 0) return <>{text}</>
-  return (
-    <>
-      {text.slice(0, i)}
-      {/* on the active (brand-coloured) option a yellow mark under white text is unreadable: there the
-          match is shown bold and underlined in the row's own colours */}
-      <mark className="rounded-sm bg-amber-200 px-0 text-inherit group-data-focus:bg-transparent group-data-focus:font-bold group-data-focus:underline group-data-focus:decoration-2 group-data-focus:underline-offset-2 dark:bg-amber-700 dark:group-data-focus:bg-transparent">
-        {text.slice(i, i + q.length)}
-      </mark>
-      {text.slice(i + q.length)}
-    </>
-  )
-}

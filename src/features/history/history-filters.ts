@@ -1,4 +1,4 @@
-import type { HistoryEntry } from '@/api/history/get-search-history'
+import type { HistoryEntry, HistorySearchParams } from '@/api/history/get-search-history'
 import { exportPhase } from '@/domain/export-status'
 
 /** The three states History tells apart: waiting and running read the same here. */
@@ -44,6 +44,20 @@ export function withFilter(params: URLSearchParams, f: HistoryFilter): URLSearch
   next.delete('page')
   return next
 }
+
+/** The service's statuses of each phase: a service that searches History (extension `history_search`) takes its own words. */
+const PHASE_STATUSES: Record<HistoryPhase, readonly string[]> = {
+  completed: ['COMPLETED'],
+  failed: ['FAILED'],
+  running: ['PENDING', 'PROCESSING'],
+}
+
+/** The filter as the service's history search takes it. */
+export const toServiceSearch = (f: HistoryFilter): HistorySearchParams => ({
+  q: f.text,
+  country: f.country,
+  statuses: f.status ? PHASE_STATUSES[f.status] : [],
+})
 
 /**
  * Case- and accent-blind text for matching: "zurich" finds "Zürich", "קפה" finds "קָפֶה". Both sides

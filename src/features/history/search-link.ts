@@ -14,6 +14,8 @@ export function searchLinkFor(entry: Pick<HistoryEntry, 'filters' | 'max_leads' 
   if (f.phone_number) p.set('phone_number', 'true')
   if (f.website) p.set('website', 'true')
   if (f.main_activity_only) p.set('main_activity_only', 'true')
+  if (f.within) p.set('within', JSON.stringify(f.within))
+  if (f.near) p.set('near', `${f.near.lat},${f.near.lng},${f.near.radius_km}`)
   if (entry.max_leads != null) p.set('max_leads', String(entry.max_leads))
   if (entry.export_format) p.set('format', entry.export_format)
   const qs = p.toString()

@@ -5,7 +5,7 @@ import { authed, security } from '../auth/authed.ts'
 import { downloadDelta, retryExport } from '../exports/service.ts'
 import { refuseReadOnlyKey } from '../keys/scope.ts'
 import { booleanLike } from '../search/filters.ts'
-import { historyEntry, historyPage, MAX_NAME, MAX_WATCHED, updateEntry } from './service.ts'
+import { EXPORT_STATUSES, historyEntry, historyPage, MAX_NAME, MAX_QUERY, MAX_WATCHED, updateEntry, type HistorySearch } from './service.ts'
 
 const HistoryEntrySchema = z
   .object({
@@ -59,6 +59,58 @@ const positiveIntQuery = (name: string, fallback: number, max: number) =>
       return Number(v)
     })
     .openapi({ param: { name, in: 'query' }, type: 'integer', minimum: 1, maximum: max, default: fallback })
+
+/** Extension `history_search`: the list narrowed by the service, so paging and `count` stay those of the matches. */
+const textQuery = safeString()
+  .max(MAX_QUERY, `At most ${MAX_QUERY} characters.`)
+  .optional()
+  .openapi({
+    param: { name: 'q', in: 'query' },
+    description: `Extension \`history_search\`: exports whose name, places or categories (in any language the service knows them by) hold this text, case and accents aside, or whose number does ("12" or "#12"). At most ${MAX_QUERY} characters.`,
+    'x-extension': true,
+  })
+
+const countryQuery = safeString()
+  .optional()
+  .transform((v, ctx) => {
+    if (v === undefined || v.trim() === '') return undefined
+    if (!/^[a-z]{2}$/i.test(v.trim())) {
+      ctx.addIssue({ code: 'custom', message: 'Must be a two-letter country code.', params: { code: 'invalid_country_code' } })
+      return z.NEVER
+    }
+    return v.trim().toUpperCase()
+  })
+  .openapi({
+    param: { name: 'country', in: 'query' },
+    type: 'string',
+    pattern: '^[A-Za-z]{2}$',
+    description: 'Extension `history_search`: exports whose filters hold this country (ISO 3166 alpha-2).',
+    'x-extension': true,
+  })
+
+const statusQuery = safeString()
+  .optional()
+  .transform((v, ctx) => {
+    if (v === undefined || v.trim() === '') return undefined
+    const asked = [...new Set(v.split(',').map((s) => s.trim().toUpperCase()))]
+    const unknown = asked.filter((s) => !(EXPORT_STATUSES as readonly string[]).includes(s))
+    if (unknown.length > 0) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `Must be one or more of ${EXPORT_STATUSES.join(', ')}, comma-separated.`,
+        params: { code: 'invalid_choice' },
+      })
+      return z.NEVER
+    }
+    return asked as HistorySearch['statuses']
+  })
+  .openapi({
+    param: { name: 'status', in: 'query' },
+    type: 'string',
+    example: 'PENDING,PROCESSING',
+    description: `Extension \`history_search\`: exports in one of these statuses (${EXPORT_STATUSES.join(', ')}; comma-separated).`,
+    'x-extension': true,
+  })
 
 const PageSchema = z
   .object({
@@ -116,12 +168,15 @@ const listRoute = createRoute({
           description: 'Extension `watched_searches`: `true` lists watched searches only.',
           'x-extension': true,
         }),
+        q: textQuery,
+        country: countryQuery,
+        status: statusQuery,
       })
       .strict(),
   },
   responses: {
     200: { description: 'A page of history', content: { 'application/json': { schema: PageSchema } } },
-    400: jsonError('Invalid page or page_size'),
+    400: jsonError('Invalid page, page_size, or (extension `history_search`) q, country or status'),
     404: jsonError('Page out of range'),
     ...authErrors,
   },
@@ -238,9 +293,14 @@ export function historyRoutes() {
   const app = openApiApp()
 
   app.openapi(listRoute, async (c) => {
-    const { page, page_size, watched } = c.req.valid('query')
+    const { page, page_size, watched, q, country, status } = c.req.valid('query')
     const { db, config } = c.var.deps
-    const { count, pages, entries } = await historyPage(db, c.var.user.id, { page, pageSize: page_size, watchedOnly: watched })
+    const { count, pages, entries } = await historyPage(db, c.var.user.id, {
+      page,
+      pageSize: page_size,
+      watchedOnly: watched,
+      search: { text: q, country, statuses: status },
+    })
     return c.json(
       {
         count,

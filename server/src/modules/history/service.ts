@@ -77,22 +77,91 @@ function toEntry(r: EntryRow): HistoryEntry {
   }
 }
 
-/** A page of the account's exports, newest first (only the watched ones with `watchedOnly`); 404 past the last page. */
+/** The export statuses a history search narrows to (extension `history_search`). */
+export const EXPORT_STATUSES: readonly ExportStatus[] = ['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED']
+export const MAX_QUERY = 100
+
+/** What a history search narrows the list to (extension `history_search`); every part optional. */
+export interface HistorySearch {
+  /** Matched, case- and accent-blind, against the search's name, its places' and categories' names, and its number. */
+  text?: string
+  /** ISO 3166 alpha-2, upper case: a country the search's filters hold. */
+  country?: string
+  statuses?: readonly ExportStatus[]
+}
+
+/**
+ * Combining marks dropped before matching: Latin, Cyrillic, Hebrew and Arabic points, Thai vowel and
+ * tone marks, and the combining blocks. PostgreSQL's regular expressions have no \p{M}; these are the
+ * marks of the 27 languages' scripts, so "zurich" finds "Zürich" and "קפה" finds "קָפֶה".
+ */
+const MARKS = String.raw`[\u0300-\u036f\u0483-\u0489\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7\u0610-\u061a\u064b-\u065f\u0670\u0e31\u0e34-\u0e3a\u0e47-\u0e4e\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]`
+
+/**
+ * Case- and accent-blind form of an SQL text expression, written the same for both sides of a match so
+ * they cannot fold differently: decomposed (NFKD), marks dropped, lower case, and the two letters that
+ * do not decompose spelled as a person types them without them (ł → l, ß → ss; lib/name-match.ts).
+ */
+const foldSql = (expr: string) =>
+  `replace(translate(lower(regexp_replace(normalize(${expr}, NFKD), '${MARKS}', '', 'g')), 'ł', 'l'), 'ß', 'ss')`
+
+/** Ids of one filter list of `searches s` (a list of numbers in the stored filters; absent in old rows). */
+const filterIds = (key: string) => `SELECT jsonb_array_elements_text(coalesce(s.filters -> '${key}', '[]'))::int`
+
+/**
+ * The SQL condition on `searches s` for a history search, its parameters numbered from `firstParam`.
+ * The text finds a search by what a person reads on its entry: its name, the names of its places (in
+ * any language the service knows them by) and categories (in every language), or its number
+ * ("12" or "#12").
+ */
+function historySearchWhere(search: HistorySearch, firstParam: number): { sql: string; params: unknown[] } {
+  const params: unknown[] = []
+  const p = (value: unknown) => {
+    params.push(value)
+    return `$${firstParam + params.length - 1}`
+  }
+  const conditions: string[] = []
+  const text = search.text?.trim() ?? ''
+  if (text) {
+    const q = `${foldSql(`${p(text)}::text`)}`
+    const found = (expr: string) => `strpos(${foldSql(expr)}, ${q}) > 0`
+    const number = text.replace(/^#/, '')
+    conditions.push(`(
+      ${found("coalesce(s.name, '')")}
+      ${/^\d+$/.test(number) ? `OR strpos(s.id::text, ${p(number)}) > 0` : ''}
+      OR EXISTS (SELECT 1 FROM categories cat LEFT JOIN LATERAL jsonb_each_text(cat.names) n ON true
+                  WHERE cat.id IN (${filterIds('category')}) AND (${found('cat.name_en')} OR ${found('n.value')}))
+      OR EXISTS (SELECT 1 FROM (SELECT 1 AS level, id, name FROM level1_locations WHERE id IN (${filterIds('level1_location')})
+                                UNION ALL SELECT 2, id, name FROM level2_locations WHERE id IN (${filterIds('level2_location')})
+                                UNION ALL SELECT 3, id, name FROM level3_locations WHERE id IN (${filterIds('level3_location')})) place
+                  WHERE ${found('place.name')}
+                     OR EXISTS (SELECT 1 FROM place_names pn WHERE pn.level = place.level AND pn.place_id = place.id AND ${found('pn.name')})))`)
+  }
+  if (search.country) conditions.push(`coalesce(s.filters -> 'countries', '[]') @> jsonb_build_array(${p(search.country)}::text)`)
+  if (search.statuses?.length) conditions.push(`s.status = ANY(${p(search.statuses)}::text[])`)
+  return { sql: conditions.map((c) => ` AND ${c}`).join(''), params }
+}
+
+/**
+ * A page of the account's exports, newest first: only the watched ones with `watchedOnly`, only those
+ * a history search finds with `search`; `count` is theirs. 404 past the last page.
+ */
 export async function historyPage(
   db: Db,
   userId: number,
-  ask: { page: number; pageSize: number; watchedOnly: boolean },
+  ask: { page: number; pageSize: number; watchedOnly: boolean; search?: HistorySearch },
 ): Promise<{ count: number; pages: number; entries: HistoryEntry[] }> {
-  const only = ask.watchedOnly ? ' AND s.watched' : ''
+  const found = historySearchWhere(ask.search ?? {}, 2)
+  const where = `s.user_id = $1 AND s.kind = 'export'${ask.watchedOnly ? ' AND s.watched' : ''}${found.sql}`
   const count =
-    (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM searches s WHERE s.user_id = $1 AND s.kind = 'export'${only}`, [userId]))
-      .rows[0]?.n ?? 0
+    (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM searches s WHERE ${where}`, [userId, ...found.params])).rows[0]?.n ?? 0
   const pages = Math.max(1, Math.ceil(count / ask.pageSize))
   if (ask.page > pages) throw notFound('Invalid page.')
+  const limit = 2 + found.params.length
   const { rows } = await db.query<EntryRow>(
-    `${ENTRY_SELECT} WHERE s.user_id = $1 AND s.kind = 'export'${only}
-        ORDER BY s.created_at DESC, s.id DESC LIMIT $2 OFFSET $3`,
-    [userId, ask.pageSize, (ask.page - 1) * ask.pageSize],
+    `${ENTRY_SELECT} WHERE ${where}
+        ORDER BY s.created_at DESC, s.id DESC LIMIT $${limit} OFFSET $${limit + 1}`,
+    [userId, ...found.params, ask.pageSize, (ask.page - 1) * ask.pageSize],
   )
   return { count, pages, entries: rows.map(toEntry) }
 }

@@ -280,6 +280,21 @@ describe('CreditsPanel', () => {
   })
 })
 
+describe('CreditsPanel for an address not confirmed yet (extension email_confirmation)', () => {
+  it('says the credits arrive with the confirmation instead of "0 of 100"', () => {
+    renderWithProviders(<CreditsPanel profile={profile({ email_confirmed: false, remaining_credits: 0, total_credits: 100 })} />)
+    expect(screen.getByText('Confirm your email address to receive your free credits.')).toBeInTheDocument()
+    expect(screen.queryByText(/of 100 left/)).not.toBeInTheDocument()
+    expect(screen.queryByRole('meter')).not.toBeInTheDocument()
+  })
+
+  it('a confirmed address (or a service without the extension) shows the balance as before', () => {
+    renderWithProviders(<CreditsPanel profile={profile({ email_confirmed: true })} />)
+    expect(screen.getByText('1,200 of 5,000 left this period')).toBeInTheDocument()
+    expect(screen.queryByRole('button', { name: 'Send the link again' })).not.toBeInTheDocument()
+  })
+})
+
 describe('weekly usage', () => {
   it('sums credits per Monday-started week, empty weeks included, older entries left out', () => {
     const now = new Date(2026, 10, 25, 12) // Wednesday 25 Nov 2026, local

@@ -43,18 +43,26 @@ export function CreditsPanel({ profile }: { profile: Profile }) {
           <dt id="subscription-credits-label" className="text-sm text-slate-600 dark:text-slate-400">
             {t('credits.subscription')}
           </dt>
-          <dd className="font-medium">{t('credits.subscriptionLeft', { left: n(left), total: n(total) })}</dd>
-          <dd>
-            <meter
-              className="mt-1 h-3 w-full"
-              min={0}
-              max={Math.max(total, left, 1)}
-              low={Math.max(total, 1) * 0.2}
-              optimum={Math.max(total, 1)}
-              value={Math.max(0, left)}
-              aria-label={t('credits.meterLabel')}
-            />
-          </dd>
+          {/* an address not confirmed yet (extension email_confirmation) has none: "0 of 100" would read as
+              spent. The way to the link is the shell's banner above, on this page too: one button, not two */}
+          {profile.email_confirmed === false ? (
+            <dd className="font-medium">{t('credits.confirmToReceive')}</dd>
+          ) : (
+            <>
+              <dd className="font-medium">{t('credits.subscriptionLeft', { left: n(left), total: n(total) })}</dd>
+              <dd>
+                <meter
+                  className="mt-1 h-3 w-full"
+                  min={0}
+                  max={Math.max(total, left, 1)}
+                  low={Math.max(total, 1) * 0.2}
+                  optimum={Math.max(total, 1)}
+                  value={Math.max(0, left)}
+                  aria-label={t('credits.meterLabel')}
+                />
+              </dd>
+            </>
+          )}
         </div>
         <div>
           <dt className="text-sm text-slate-600 dark:text-slate-400">{t('credits.purchased')}</dt>

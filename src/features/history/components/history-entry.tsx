@@ -44,7 +44,8 @@ export function EntryTitle({ entry, stacked = false }: { entry: HistoryEntry; st
       {entry.name ? (
         <>
           {/* the name is the person's text: isolated, so its direction cannot reorder the label beside it */}
-          <bdi className={stacked ? 'block' : undefined}>{entry.name}</bdi>
+          <bdi className={stacked ? 'block' : undefined}>{entry.name}</bdi>{' '}
+          {/* a real space: without it a screen reader reads "Berlin dentistsExport #3" */}
           <span className={aside}>{label}</span>
         </>
       ) : stacked ? (
@@ -52,7 +53,12 @@ export function EntryTitle({ entry, stacked = false }: { entry: HistoryEntry; st
       ) : (
         label
       )}
-      {entry.delta_of != null && <span className={aside}>{t('entry.delta', { id: entry.delta_of })}</span>}
+      {entry.delta_of != null && (
+        <>
+          {' '}
+          <span className={aside}>{t('entry.delta', { id: entry.delta_of })}</span>
+        </>
+      )}
     </>
   )
 }

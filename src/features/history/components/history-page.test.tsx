@@ -85,6 +85,12 @@ describe('HistoryPage', () => {
     expect(within(card(9)).getByText('email')).toBeInTheDocument()
   })
 
+  it('a named export is announced with a space between its name and its number', async () => {
+    serve([entry(3, { name: 'Berlin dentists', delta_of: 2 })])
+    renderWithProviders(<HistoryPage />, { route: '/history' })
+    expect(await screen.findByRole('article', { name: 'Berlin dentists Export #3 fresh data of #2' })).toBeInTheDocument()
+  })
+
   it('moves to the next page through the URL', async () => {
     const asked = serve([entry(9)], { count: 45 })
     const { router } = renderWithProviders(<HistoryPage />, { route: '/history' })

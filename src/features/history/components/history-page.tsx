@@ -8,6 +8,8 @@ import { paths } from '@/config/paths'
 import { profileOptions } from '@/api/account/profile'
 import { formatNumber } from '@/lib/format'
 import { useWatchedNews, useWatchedSearchesInfo } from '@/api/history/watched-news'
+import { useCapability } from '@/api/capabilities/get-capabilities'
+import { useDebouncedValue } from '@/lib/use-debounced-value'
 import { filterFromParams, isFiltering, NO_FILTER, withFilter, type HistoryFilter } from '../history-filters'
 import { PAGE_SIZE, SEARCH_PAGE_SIZE, SEARCH_PAGES, useHistoryList } from '../hooks/use-history-list'
 import { useHistoryView } from '../hooks/use-history-view'
@@ -18,6 +20,9 @@ import { HistoryToolbar } from './history-toolbar'
 
 export { PAGE_SIZE }
 
+/** A pause in typing this long sends the text to a service that searches History. */
+const SEARCH_DELAY_MS = 300
+
 function pageFrom(params: URLSearchParams): number {
   const n = Number(params.get('page'))
   return Number.isInteger(n) && n >= 1 ? n : 1
@@ -25,7 +30,8 @@ function pageFrom(params: URLSearchParams): number {
 
 /**
  * The service pages the history (newest first); only one page is ever rendered, whatever the total.
- * A search or filter reads the whole list (use-history-list.ts) and pages through what matches.
+ * A search or filter is the service's work when it offers it, else reads the whole list
+ * (use-history-list.ts); either way the page goes through what matches.
  */
 export function HistoryPage() {
   const { t, i18n } = useTranslation('history')
@@ -53,11 +59,23 @@ export function HistoryPage() {
     setFilter(next)
     setParams((prev) => withFilter(prev, next), { replace: true })
   }
-  // typing stays quick on a long list: the list follows a beat behind
-  const shownFilter = useDeferredValue(filter)
+  // extension history_search: the service finds the matches, asked once typing pauses (each new
+  // search aborts the one it replaces); otherwise typing stays quick on a long list read here, which
+  // follows a beat behind
+  const serviceSearch = useCapability('history_search')
+  const typed = useDebouncedValue(filter.text, SEARCH_DELAY_MS)
+  const deferredFilter = useDeferredValue(filter)
+  const shownFilter = serviceSearch ? { ...filter, text: typed } : deferredFilter
   const filtering = isFiltering(shownFilter)
 
-  const history = useHistoryList({ page: pageFrom(params), watched: watchedOnly, account, filter: shownFilter, lng: i18n.language })
+  const history = useHistoryList({
+    page: pageFrom(params),
+    watched: watchedOnly,
+    account,
+    filter: shownFilter,
+    lng: i18n.language,
+    serviceSearch,
+  })
   const page = history.data?.page ?? pageFrom(params)
   const news = useWatchedNews()
   // `?fresh=<id>` (from the account page's plan for expiring credits) opens that export's fresh-data check
@@ -122,6 +140,7 @@ export function HistoryPage() {
 
       {showToolbar && (
         <HistoryToolbar
+          byService={serviceSearch === true}
           filter={filter}
           onFilter={changeFilter}
           view={view}

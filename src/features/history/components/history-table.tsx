@@ -30,10 +30,12 @@ export function HistoryTable({
   const { t } = useTranslation('history')
   const captionId = useId()
   return (
+    // `relative`: the visually hidden labels in the cells (position: absolute) are placed, and clipped, in
+    // this frame; without it they sit at their place in the wide table and widen the page on a phone
     <div
       role="region"
       aria-labelledby={captionId}
-      className="@container overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-xs dark:border-slate-800 dark:bg-slate-900"
+      className="@container relative overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-xs dark:border-slate-800 dark:bg-slate-900"
     >
       <table className="w-full min-w-[46rem] border-collapse text-sm" aria-busy={busy || undefined}>
         <caption id={captionId} className="sr-only">

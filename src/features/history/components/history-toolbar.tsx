@@ -6,17 +6,21 @@ import { HISTORY_PHASES, isFiltering, NO_FILTER, type HistoryFilter, type Histor
 import type { HistoryView } from '../hooks/use-history-view'
 
 /**
- * Search by name or number, country, status, and the choice of cards or table. The countries offered
+ * Search by name or number (and by place or category when the service searches), country, status, and
+ * the choice of cards or table. The countries offered
  * are those of the exports listed: the page shown, or the whole list once a filter reads it (the
  * search page's country list stays out of this page's code, so the two share no chunk).
  */
 export function HistoryToolbar({
+  byService,
   filter,
   onFilter,
   view,
   onView,
   listedCountries,
 }: {
+  /** The service searches History (extension `history_search`): it finds places and categories too. */
+  byService: boolean
   filter: HistoryFilter
   onFilter: (filter: HistoryFilter) => void
   view: HistoryView
@@ -35,7 +39,7 @@ export function HistoryToolbar({
       <div role="search" className="flex w-full min-w-0 flex-wrap items-end gap-3 sm:w-auto sm:flex-1" aria-label={t('filter.label')}>
         <TextField
           type="search"
-          label={t('filter.text')}
+          label={byService ? t('filter.textByService') : t('filter.text')}
           value={filter.text}
           onChange={(e) => onFilter({ ...filter, text: e.target.value })}
           className="w-full min-w-0 sm:w-64"
@@ -69,7 +73,8 @@ export function HistoryToolbar({
           ))}
         </SelectField>
         {isFiltering(filter) && (
-          <Button variant="ghost" onClick={() => onFilter(NO_FILTER)}>
+          // a line of its own on a phone: beside the two lists it would cut their choices short
+          <Button variant="ghost" className="w-full sm:w-auto" onClick={() => onFilter(NO_FILTER)}>
             {t('filter.clear')}
           </Button>
         )}

@@ -1,6 +1,6 @@
 import { useQueries, useQuery } from '@tanstack/react-query'
 import { searchHistoryOptions, type HistoryEntry } from '@/api/history/get-search-history'
-import { matchesFilter, isFiltering, type HistoryFilter } from '../history-filters'
+import { matchesFilter, isFiltering, toServiceSearch, type HistoryFilter } from '../history-filters'
 
 export const PAGE_SIZE = 20
 /** The largest page the list answers (decisions.md: page_size ≤ 100): the fewest requests for the whole list. */
@@ -27,10 +27,11 @@ export interface HistoryList {
 const countriesOf = (entries: HistoryEntry[]) => [...new Set(entries.flatMap((e) => e.filters.countries.map((c) => c.toUpperCase())))]
 
 /**
- * One page of History. The service pages the list and has no search (decisions.md lists
- * `?page=&page_size=` only, plus the `watched` extension), so with a filter the whole list is read,
- * in pages of 100 (the newest 1,000 at most), and filtered here; without one, only the page shown is
- * asked. The browser's own record (no list at the service) is read the same way.
+ * One page of History. A service that searches History itself (extension `history_search`) is sent
+ * the filter and answers the page of matches with their count. Without it (decisions.md lists
+ * `?page=&page_size=` only, plus the `watched` extension), the whole list is read with a filter, in
+ * pages of 100 (the newest 1,000 at most), and filtered here; without a filter, only the page shown
+ * is asked. The browser's own record (no list at the service) is read the same way.
  */
 export function useHistoryList({
   page,
@@ -38,24 +39,34 @@ export function useHistoryList({
   account,
   filter,
   lng,
+  serviceSearch,
 }: {
   page: number
   watched: boolean
   account: string | undefined
   filter: HistoryFilter
   lng: string
+  /** The service offers `history_search`; undefined while that is being asked (a filter then waits). */
+  serviceSearch: boolean | undefined
 }) {
   const ready = account !== undefined
   const filtering = isFiltering(filter)
   const options = { watched, account }
+  const inBrowser = filtering && serviceSearch === false
+  const byService = filtering && serviceSearch === true
 
-  const single = useQuery({ ...searchHistoryOptions(page, PAGE_SIZE, options), enabled: ready && !filtering })
-  const first = useQuery({ ...searchHistoryOptions(1, SEARCH_PAGE_SIZE, options), enabled: ready && filtering })
+  // unfiltered, the page shown; with the service's search, its first page: the whole list's count
+  const single = useQuery({ ...searchHistoryOptions(filtering ? 1 : page, PAGE_SIZE, options), enabled: ready && !inBrowser })
+  const found = useQuery({
+    ...searchHistoryOptions(page, PAGE_SIZE, { ...options, search: toServiceSearch(filter) }),
+    enabled: ready && byService,
+  })
+  const first = useQuery({ ...searchHistoryOptions(1, SEARCH_PAGE_SIZE, options), enabled: ready && inBrowser })
   const pages = first.data ? Math.min(SEARCH_PAGES, Math.ceil(first.data.count / SEARCH_PAGE_SIZE)) : 0
   const rest = useQueries({
     queries: Array.from({ length: Math.max(0, pages - 1) }, (_, i) => ({
       ...searchHistoryOptions(i + 2, SEARCH_PAGE_SIZE, options),
-      enabled: ready && filtering,
+      enabled: ready && inBrowser,
     })),
   })
 
@@ -75,6 +86,28 @@ export function useHistoryList({
       isError: single.isError,
       busy: single.isPlaceholderData,
       refetch: () => void single.refetch(),
+    }
+  }
+
+  if (!inBrowser) {
+    const data: HistoryList | undefined = found.data &&
+      single.data && {
+        results: found.data.results,
+        page,
+        count: found.data.count,
+        total: single.data.count,
+        source: found.data.source,
+        truncated: false,
+        // what the country filter offers: the countries of the newest exports and of the matches
+        countries: countriesOf(single.data.results.concat(found.data.results)),
+      }
+    const failed = [single, found].filter((q) => q.isError)
+    return {
+      data,
+      isPending: !data && failed.length === 0,
+      isError: failed.length > 0,
+      busy: found.isPlaceholderData,
+      refetch: () => failed.forEach((q) => void q.refetch()),
     }
   }
 

@@ -1,10 +1,11 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { memo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Highlight, MultiCombobox } from '@/components/ui/combobox'
+import { MultiCombobox } from '@/components/ui/combobox'
+import { Highlight } from '@/components/ui/highlight'
 import { categoriesOptions, type Category } from '@/api/search/get-categories'
 import type { NamedId } from '@/domain/search-filters'
-import { useDebouncedValue } from '../hooks/use-debounced-value'
+import { useDebouncedValue } from '@/lib/use-debounced-value'
 
 export const TYPEAHEAD_DEBOUNCE_MS = 300
 

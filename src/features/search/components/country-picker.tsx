@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query'
 import { memo, useDeferredValue, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Highlight, MultiCombobox } from '@/components/ui/combobox'
+import { MultiCombobox } from '@/components/ui/combobox'
+import { Highlight } from '@/components/ui/highlight'
 import { compareNames, countryName } from '@/lib/format'
 import { countriesOptions } from '@/api/search/get-countries'
 

@@ -1,7 +1,8 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { Fragment, memo, useCallback, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Highlight, MultiCombobox } from '@/components/ui/combobox'
+import { MultiCombobox } from '@/components/ui/combobox'
+import { Highlight } from '@/components/ui/highlight'
 import { countryName } from '@/lib/format'
 import { useCapability } from '@/api/capabilities/get-capabilities'
 import { level1Options } from '@/api/search/get-level1'
@@ -9,7 +10,7 @@ import { level2Options } from '@/api/search/get-level2'
 import { level3Options } from '@/api/search/get-level3'
 import { placeSearchOptions, type PlaceHit } from '@/api/search/search-places'
 import { placeName, type Place, type SearchFilters } from '@/domain/search-filters'
-import { useDebouncedValue } from '../hooks/use-debounced-value'
+import { useDebouncedValue } from '@/lib/use-debounced-value'
 import { TYPEAHEAD_DEBOUNCE_MS } from './category-picker'
 
 /** Long lists (counties, cities) show this many matches; typing narrows them. */
@@ -263,6 +264,7 @@ export const PlaceSearch = memo(function PlaceSearch({
       country: single,
       states: places.level1.map((p) => p.id),
       counties: places.level2.map((p) => p.id),
+      lng: withMatchedName ? i18n.language : undefined,
     }),
     placeholderData: keepPreviousData,
   })

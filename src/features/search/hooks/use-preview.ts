@@ -3,7 +3,7 @@ import { useMemo } from 'react'
 import { useTranslation } from 'react-i18next'
 import { previewOptions } from '@/api/search/get-preview'
 import { previewQuery, type PreviewQuery, type SearchFilters } from '@/domain/search-filters'
-import { useDebouncedValue } from './use-debounced-value'
+import { useDebouncedValue } from '@/lib/use-debounced-value'
 
 export const PREVIEW_DEBOUNCE_MS = 300
 
