@@ -20,7 +20,9 @@ import { chromium } from '@playwright/test'
 import { chromiumArgs, chromiumPath, demoRefreshToken, startService } from './perf-service.mjs'
 
 const KB = 1024
-const BUDGETS = { signIn: 150 * KB, search: 190 * KB, css: 20 * KB, locale: 12 * KB, deferred: 10 * KB }
+// search: 190 KB until 2026-11-27, 192 KB since: the territory in the address (issue 26), "New search" beside the
+// heading and the accent-folded highlight (issue 25) cost 1.6 KB; the map itself loads only when opened
+const BUDGETS = { signIn: 150 * KB, search: 192 * KB, css: 20 * KB, locale: 12 * KB, deferred: 10 * KB }
 const dist = process.env.DIST_DIR ?? 'dist'
 const manifestPath = `${dist}/.vite/manifest.json`
 if (!existsSync(manifestPath)) {

@@ -50,6 +50,7 @@ export const NAMESPACES = [
   'plans',
   'errors',
   'columns',
+  'map',
 ] as const
 export type Namespace = (typeof NAMESPACES)[number]
 

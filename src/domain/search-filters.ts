@@ -24,6 +24,17 @@ export interface Place extends NamedId {
   country: string
 }
 
+/** A point as GeoJSON writes it: [longitude, latitude]. */
+export type LngLat = [number, number]
+
+/**
+ * The area the leads must lie in (extension `geo`): a drawn polygon or rectangle (its outer ring, then
+ * any holes; rings open, the first point not repeated) or a circle around a point, with the name of
+ * the place it was chosen around, for its chip.
+ */
+export type Territory =
+  { kind: 'polygon'; rings: LngLat[][] } | { kind: 'circle'; lat: number; lng: number; radiusKm: number; place?: string }
+
 export interface SearchFilters {
   countries: string[]
   categories: NamedId[]
@@ -37,6 +48,7 @@ export interface SearchFilters {
   /** Most leads to export; null = all that match. */
   cap: number | null
   format: ExportFormat
+  territory: Territory | null
 }
 
 export const emptyFilters: SearchFilters = {
@@ -51,6 +63,7 @@ export const emptyFilters: SearchFilters = {
   mainActivityOnly: false,
   cap: null,
   format: 'csv',
+  territory: null,
 }
 
 const FLAGS = [
@@ -86,6 +99,61 @@ function decodePlace(raw: string): Place | null {
   return { country, ...rest }
 }
 
+// ---- the territory in the address: each ring of a polygon as "lng_lat_lng_lat…" (5 decimals; `_` is one of
+// the few characters an address keeps unescaped), a circle as the service's "lat,lng,km", then ":place".
+// Plain decimals rather than an encoded polyline, whose codec would not fit the search page's first-load budget.
+
+/** The service's limits (`within`: at most 1,000 vertices; `near`: a radius up to 200 km). */
+export const MAX_RADIUS_KM = 200
+
+/** Coordinates as the address keeps them: 5 decimals (about a metre). */
+export const roundCoord = (x: number) => Math.round(x * 1e5) / 1e5
+
+/**
+ * What the address (or an API-style link's `within`: a GeoJSON Polygon, or a MultiPolygon's first)
+ * holds, if the service can take it: rings of 3+ points on the globe (a closing point repeating the first dropped), 1,000 vertices at
+ * most, a radius of 200 km at most. Anything else, even what makes this throw, is no territory.
+ */
+function decodeTerritory(p: URLSearchParams): Territory | null {
+  try {
+    const near = p.get('near')
+    const within = p.get('within')
+    const nums = (text: string) => text.split(/[,_]/).map((x) => (/^-?[\d.]+$/.test(x) ? Number(x) : NaN))
+    const onGlobe = (lng = NaN, lat = NaN) => Math.abs(lat) <= 90 && Math.abs(lng) <= 180 && typeof lng + typeof lat == 'numbernumber'
+    if (near && !p.has('area')) {
+      const { id, name } = decodeNamed(near)!
+      const [lat, lng, radiusKm = 0, ...rest] = nums(id)
+      return !rest.length && onGlobe(lng, lat) && radiusKm > 0 && radiusKm <= MAX_RADIUS_KM
+        ? { kind: 'circle', lat: lat!, lng: lng!, radiusKm, place: name === id ? undefined : name }
+        : null
+    }
+    const rings = (
+      within && !p.has('area')
+        ? ((g: { type: string; coordinates: unknown[] }) => (g.type === 'MultiPolygon' ? g.coordinates[0] : g.coordinates))(
+            JSON.parse(within),
+          )
+        : p.getAll('area').map((a) => nums(a).flatMap((lng, i, n) => (i % 2 ? [] : [[lng, n[i + 1]]])))
+    ) as LngLat[][]
+    const checked = rings.map((r) => {
+      const ring = r.map(([lng, lat]) => [lng, lat] as LngLat)
+      if (ring[0]!.join() === ring.at(-1)!.join()) ring.pop()
+      return ring.length > 2 && ring.every(([lng, lat]) => onGlobe(lng, lat)) ? ring : []
+    })
+    return checked.length && checked.every((r) => r.length) && checked.flat().length <= 1000 ? { kind: 'polygon', rings: checked } : null
+  } catch {
+    return null
+  }
+}
+
+const nearText = (t: { lat: number; lng: number; radiusKm: number }) => `${t.lat},${t.lng},${t.radiusKm}`
+const nearParam = (t: Extract<Territory, { kind: 'circle' }>) => nearText(t) + (t.place ? `:${t.place}` : '')
+
+/** The territory as the service's filters `within` (a GeoJSON Polygon, each ring closed) and `near` (extension `geo`). */
+const territoryQuery = (t: Territory | null) => ({
+  within: t?.kind === 'polygon' ? JSON.stringify({ type: 'Polygon', coordinates: t.rings.map((r) => [...r, r[0]]) }) : undefined,
+  near: t?.kind === 'circle' ? nearText(t) : undefined,
+})
+
 function uniqueBy<T>(items: T[], key: (t: T) => string): T[] {
   const seen = new Set<string>()
   return items.filter((t) => {
@@ -104,6 +172,8 @@ export function filtersToSearchParams(f: SearchFilters): URLSearchParams {
   for (const [field, param] of FLAGS) if (f[field]) p.set(param, '1')
   if (f.cap !== null) p.set('cap', String(f.cap))
   if (f.format !== 'csv') p.set('format', f.format)
+  if (f.territory?.kind === 'polygon') for (const ring of f.territory.rings) p.append('area', ring.flat().join('_'))
+  if (f.territory?.kind === 'circle') p.set('near', nearParam(f.territory))
   return p
 }
 
@@ -147,6 +217,7 @@ export function searchParamsToFilters(p: URLSearchParams): SearchFilters {
     ...flags,
     cap,
     format: p.get('format') === 'excel' ? 'excel' : 'csv',
+    territory: decodeTerritory(p),
   }
 }
 
@@ -160,6 +231,7 @@ const API_PARAMS = [
   'phone_number',
   'main_activity_only',
   'max_leads',
+  'within',
 ] as const
 
 /**
@@ -176,17 +248,12 @@ export function isApiStyleLink(p: URLSearchParams): boolean {
  */
 export function filtersToApiParams(f: SearchFilters): URLSearchParams {
   const p = new URLSearchParams()
-  for (const c of f.countries) p.append('countries', c)
-  for (const c of f.categories) p.append('category', c.id)
-  for (const x of f.level1) p.append('level1_location', x.id)
-  for (const x of f.level2) p.append('level2_location', x.id)
-  for (const x of f.level3) p.append('level3_location', x.id)
-  if (f.email) p.set('email', 'true')
-  if (f.phone) p.set('phone_number', 'true')
-  if (f.website) p.set('website', 'true')
-  if (f.mainActivityOnly) p.set('main_activity_only', 'true')
+  for (const [name, value] of Object.entries(previewQuery(f)))
+    for (const v of [value].flat()) if (v !== undefined) p.append(name, String(v))
   if (f.cap !== null) p.set('max_leads', String(f.cap))
   if (f.format !== 'csv') p.set('format', f.format)
+  // a circle's place has no id to ask the service for: its name goes along as the canonical address writes it
+  if (f.territory?.kind === 'circle') p.set('near', nearParam(f.territory))
   return p
 }
 
@@ -205,6 +272,7 @@ export function previewQuery(f: SearchFilters) {
     phone_number: f.phone || undefined,
     website: f.website || undefined,
     main_activity_only: f.mainActivityOnly || undefined,
+    ...territoryQuery(f.territory),
   }
 }
 
@@ -217,4 +285,4 @@ export function withCountries(f: SearchFilters, countries: string[]): SearchFilt
 }
 
 export const hasAnyFilter = (f: SearchFilters) =>
-  f.countries.length + f.categories.length > 0 || f.email || f.phone || f.website || f.mainActivityOnly
+  f.countries.length + f.categories.length > 0 || f.email || f.phone || f.website || f.mainActivityOnly || f.territory !== null

@@ -13,6 +13,7 @@ import type webhooks from '../../locales/en/webhooks.json'
 import type plans from '../../locales/en/plans.json'
 import type errors from '../../locales/en/errors.json'
 import type columns from '../../locales/en/columns.json'
+import type map from '../../locales/en/map.json'
 
 /** English is the source of the typed keys (src/types/i18next.d.ts). */
 export interface EnResources {
@@ -27,6 +28,7 @@ export interface EnResources {
   plans: typeof plans
   errors: typeof errors
   columns: typeof columns
+  map: typeof map
 }
 
 /**

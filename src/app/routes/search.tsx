@@ -7,11 +7,12 @@ import { Card } from '@/components/ui/card'
 import { paths } from '@/config/paths'
 import { ExportOptions } from '@/features/search/components/export-options'
 import { PreviewPanel, SampleRows } from '@/features/search/components/preview-panel'
-import { SearchBuilder } from '@/features/search/components/search-builder'
+import { NewSearchButton, SearchBuilder } from '@/features/search/components/search-builder'
 import { usePreview } from '@/features/search/hooks/use-preview'
-import { useSearchFilters } from '@/features/search/hooks/use-search-filters'
+import { useSearchFilters, type FiltersChange } from '@/features/search/hooks/use-search-filters'
 import { formatNumber } from '@/lib/format'
 import { loadPageNamespaces } from '@/lib/i18n'
+import { useAfterFirstLoad } from '@/lib/use-after-first-load'
 import { useDocumentTitle } from '@/lib/use-document-title'
 
 // the confirmation (the export mutation and its strings) load when the person first asks to export
@@ -32,13 +33,27 @@ const ApiSnippetsDialog = lazy(() =>
   import('@/features/search/components/api-snippets-dialog').then((m) => ({ default: m.ApiSnippetsDialog })),
 )
 
-/** The title (in the tab too) and the intro: rendered once, not at each change of the search. */
-const Heading = memo(function Heading() {
+// the map of the leads and its territory (extension `geo`): its toggle and words once the first load is over,
+// the map itself when opened
+const TerritoryMap = lazy(() =>
+  Promise.all([import('@/features/map/components/territory-map'), loadPageNamespaces(['map'])]).then(([m]) => ({
+    default: m.TerritoryMap,
+  })),
+)
+
+/**
+ * The title (in the tab too), "New search" beside it, and the intro: rendered once, not at each change
+ * of the search (`onNewSearch` keeps its identity).
+ */
+const Heading = memo(function Heading({ onNewSearch }: { onNewSearch: (change: FiltersChange) => void }) {
   const { t } = useTranslation('search')
   useDocumentTitle(t('title'))
   return (
     <>
-      <h1 className="text-2xl font-bold">{t('title')}</h1>
+      <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2">
+        <h1 className="text-2xl font-bold">{t('title')}</h1>
+        <NewSearchButton onChange={onNewSearch} />
+      </div>
       <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{t('intro')}</p>
     </>
   )
@@ -135,12 +150,13 @@ export function Component() {
   // render of its own: the count shows first, and a click or keystroke may interrupt the rest
   const settled = useDeferredValue(data)
   const settledReady = useDeferredValue(!updating)
+  const afterFirstLoad = useAfterFirstLoad()
 
   return (
     // on narrow screens the bottom bar below is fixed: the padding keeps it from covering the last content
     // (a taller bar while it says why "Export…" is off)
     <main className={`mx-auto w-full max-w-7xl p-4 sm:p-6 lg:pb-6 ${capBlockedBy ? 'pb-40 sm:pb-40' : 'pb-24 sm:pb-24'}`}>
-      <Heading />
+      <Heading onNewSearch={setFilters} />
       {link.dropped && (
         <Alert tone="warning" className="mt-4">
           {t('linkDropped')}
@@ -159,6 +175,11 @@ export function Component() {
       <div className="mt-6 grid gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <div className="min-w-0">
           <SearchBuilder filters={filters} onChange={setFilters} loading={link.resolving} />
+          {afterFirstLoad && !link.resolving && (
+            <Suspense fallback={null}>
+              <TerritoryMap filters={filters} onChange={setFilters} />
+            </Suspense>
+          )}
         </div>
         <div className="space-y-4 lg:sticky lg:top-4 lg:row-span-2 lg:self-start">
           <Card>

@@ -7,7 +7,7 @@
 // No imports: the service's contract test loads this file too (server/test/api-snippets.test.ts).
 
 /** The query of GET /api/companies/ (`previewQuery(filters)` in filters.ts). */
-export type CountQuery = Record<string, readonly string[] | boolean | undefined>
+export type CountQuery = Record<string, readonly string[] | string | boolean | undefined>
 
 export interface SnippetInput {
   /** Origin of the service, e.g. https://leads.example.com (no trailing slash). */

@@ -22,6 +22,7 @@ const full: SearchFilters = {
   mainActivityOnly: true,
   cap: 250,
   format: 'excel',
+  territory: { kind: 'circle', lat: 48.13743, lng: 11.57549, radiusKm: 12.5, place: 'München: Altstadt' },
 }
 
 describe('filtersToSearchParams / searchParamsToFilters', () => {

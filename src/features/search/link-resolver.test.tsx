@@ -59,7 +59,8 @@ function serviceHandlers() {
 
 const historyLink =
   'countries=DE&countries=AT&category=12&category=13&level1_location=3&level2_location=20,21&level3_location=77' +
-  '&email=true&phone_number=true&website=true&main_activity_only=true&max_leads=50&format=excel'
+  '&email=true&phone_number=true&website=true&main_activity_only=true&max_leads=50&format=excel' +
+  `&within=${encodeURIComponent('{"type":"Polygon","coordinates":[[[11.4,48.1],[11.7,48.1],[11.7,48.25],[11.4,48.1]]]}')}`
 
 describe('resolveApiLink', () => {
   it('names every id of a full API-style link with the service’s answers', async () => {
@@ -85,6 +86,16 @@ describe('resolveApiLink', () => {
         mainActivityOnly: true,
         cap: 50,
         format: 'excel',
+        territory: {
+          kind: 'polygon',
+          rings: [
+            [
+              [11.4, 48.1],
+              [11.7, 48.1],
+              [11.7, 48.25],
+            ],
+          ],
+        },
       },
     })
     const categoryCall = requests.find((u) => u.pathname.endsWith('/api/categories/'))!
@@ -169,6 +180,8 @@ describe('the search page given an API-style link', () => {
           ['main', '1'],
           ['cap', '50'],
           ['format', 'excel'],
+          // the link's territory (a GeoJSON `within`) in the address's own short form
+          ['area', '11.4_48.1_11.7_48.1_11.7_48.25'],
         ]).toString(),
     )
     expect(router.state.historyAction).toBe('REPLACE')
@@ -176,6 +189,17 @@ describe('the search page given an API-style link', () => {
     expect(previews).toHaveLength(1)
     expect(previews[0]!.getAll('category')).toEqual(['12', '13'])
     expect(previews[0]!.getAll('level3_location')).toEqual(['77'])
+    expect(JSON.parse(previews[0]!.get('within')!)).toEqual({
+      type: 'Polygon',
+      coordinates: [
+        [
+          [11.4, 48.1],
+          [11.7, 48.1],
+          [11.7, 48.25],
+          [11.4, 48.1],
+        ],
+      ],
+    })
   })
 
   it('tells once that unknown places were left out', async () => {

@@ -133,6 +133,7 @@ export async function resolveApiLink(client: QueryClient, p: URLSearchParams, la
       mainActivityOnly: base.mainActivityOnly || isTrue(p.get('main_activity_only')),
       cap,
       format: p.get('format') === 'excel' ? 'excel' : 'csv',
+      territory: base.territory,
     },
     dropped,
   }

@@ -1,5 +1,7 @@
+import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { countryName, formatNumber } from '@/lib/format'
+import { loadPageNamespaces } from '@/lib/i18n'
 import { emptyFilters, withCountries, type SearchFilters } from '@/domain/search-filters'
 
 interface Chip {
@@ -10,9 +12,15 @@ interface Chip {
 
 /** Every chosen filter as a chip with its own labelled remove button. */
 export function FilterChips({ filters, onChange }: { filters: SearchFilters; onChange: (next: SearchFilters) => void }) {
-  const { t, i18n } = useTranslation('search')
+  const { t, i18n } = useTranslation(['search', 'map'])
   const lng = i18n.language
   const f = filters
+  const t9y = f.territory
+  // the territory's words are the map's (extension `geo`): fetched only once a search has one
+  const [mapWords, setMapWords] = useState(false)
+  useEffect(() => {
+    if (t9y) void loadPageNamespaces(['map']).then(() => setMapWords(true))
+  }, [t9y])
   const chips: Chip[] = [
     ...f.countries.map((c) => ({
       key: `country:${c}`,
@@ -47,6 +55,19 @@ export function FilterChips({ filters, onChange }: { filters: SearchFilters; onC
       .map(([field, label]) => ({ key: field, label: t(label), remove: () => ({ ...f, [field]: false }) })),
     ...(f.cap !== null
       ? [{ key: 'cap', label: t('chipCap', { count: f.cap, formatted: formatNumber(lng, f.cap) }), remove: () => ({ ...f, cap: null }) }]
+      : []),
+    ...(t9y
+      ? [
+          {
+            key: 'territory',
+            label: !mapWords
+              ? '…'
+              : t9y.kind === 'polygon'
+                ? t('map:chipArea')
+                : t(t9y.place ? 'map:chipNear' : 'map:chipCircle', { km: formatNumber(lng, t9y.radiusKm), place: t9y.place }),
+            remove: () => ({ ...f, territory: null }),
+          },
+        ]
       : []),
   ]
 

@@ -7,11 +7,16 @@ import { withBalance } from '@/testing/fixtures'
 import { server } from '@/testing/msw-server'
 import { renderWithProviders } from '@/testing/render'
 import { useSearchFilters } from '../hooks/use-search-filters'
-import { SearchBuilder } from './search-builder'
+import { NewSearchButton, SearchBuilder } from './search-builder'
 
 function Page() {
   const [filters, setFilters] = useSearchFilters()
-  return <SearchBuilder filters={filters} onChange={setFilters} />
+  return (
+    <>
+      <NewSearchButton onChange={setFilters} />
+      <SearchBuilder filters={filters} onChange={setFilters} />
+    </>
+  )
 }
 
 const seen: URL[] = []

@@ -58,6 +58,26 @@ const FlagCheckbox = memo(function FlagCheckbox({
 })
 
 /**
+ * "New search", beside the page's heading where a person looks for it: the search stays until the
+ * person starts another one on purpose (an empty search is no last search).
+ */
+export const NewSearchButton = memo(function NewSearchButton({ onChange }: { onChange: (change: FiltersChange) => void }) {
+  const { t } = useTranslation('search')
+  const profileId = useProfile().data?.id
+  return (
+    <Button
+      variant="secondary"
+      onClick={() => {
+        if (profileId !== undefined) forgetLastSearch(String(profileId))
+        onChange(emptyFilters)
+      }}
+    >
+      {t('newSearch')}
+    </Button>
+  )
+})
+
+/**
  * Every filter of the search; the state itself lives in the address bar (the caller's). While
  * `loading` (a link's ids are being named) it shows only that. `onChange` should keep its identity
  * (useSearchFilters' does): each picker then renders again only when its own filter changes.
@@ -79,7 +99,6 @@ export const SearchBuilder = memo(function SearchBuilder({
       what: t('what'),
       mustHave: t('mustHave'),
       chosen: t('chosen'),
-      newSearch: t('newSearch'),
       flags: FLAGS.map(([, label]) => t(label)),
     }),
     [t],
@@ -111,18 +130,6 @@ export const SearchBuilder = memo(function SearchBuilder({
   const single = countries.length === 1 ? countries[0] : undefined
   return (
     <div className="space-y-4">
-      {/* the search stays until the person starts another one on purpose (an empty search is no last search) */}
-      <div className="flex justify-end">
-        <Button
-          variant="secondary"
-          onClick={() => {
-            if (profileId !== undefined) forgetLastSearch(String(profileId))
-            onChange(emptyFilters)
-          }}
-        >
-          {labels.newSearch}
-        </Button>
-      </div>
       <Card title={labels.where}>
         <div className="space-y-4">
           <CountryPicker value={filters.countries} onChange={changeCountries} />
