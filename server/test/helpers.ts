@@ -39,7 +39,7 @@ export async function startTestService(
       await c.end()
     }
   } else {
-    // a copy of an empty cluster made once for the run (global-setup.ts): the service migrates and seeds it
+    // a copy of the migrated, empty cluster made once for the run (global-setup.ts): the service seeds it
     const cluster = inject('pgliteCluster')
     if (cluster) await cp(cluster, path.join(dataDir, 'pg'), { recursive: true })
   }
