@@ -22,7 +22,7 @@ describe('searchLinkFor keeps the territory (extension geo)', () => {
         ],
       },
     })
-    expect(read(searchLinkFor({ filters, max_leads: null, export_format: 'csv' })).territory).toEqual({
+    expect(read(searchLinkFor({ filters, max_leads: undefined, export_format: 'csv' })).territory).toEqual({
       kind: 'polygon',
       rings: [
         [
@@ -36,7 +36,7 @@ describe('searchLinkFor keeps the territory (extension geo)', () => {
 
   it('a point and radius comes back as the circle', () => {
     const filters = historyFiltersSchema.parse({ ...base, near: { lat: 48.137, lng: 11.575, radius_km: 10 } })
-    expect(read(searchLinkFor({ filters, max_leads: null, export_format: 'csv' })).territory).toEqual({
+    expect(read(searchLinkFor({ filters, max_leads: undefined, export_format: 'csv' })).territory).toEqual({
       kind: 'circle',
       lat: 48.137,
       lng: 11.575,
@@ -47,7 +47,7 @@ describe('searchLinkFor keeps the territory (extension geo)', () => {
 
   it('an entry without one, or with one that does not parse, links without it', () => {
     const filters = historyFiltersSchema.parse({ ...base, within: 'not a shape', near: { lat: 'x' } })
-    const link = searchLinkFor({ filters, max_leads: null, export_format: 'csv' })
+    const link = searchLinkFor({ filters, max_leads: undefined, export_format: 'csv' })
     expect(link).not.toMatch(/within|near/)
     expect(link).toBe('/search?countries=DE&format=csv')
   })
