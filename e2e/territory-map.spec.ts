@@ -10,7 +10,7 @@ import { axeCheck, grantCredits, loginViaApi, signInViaUi, signUpViaApi, type Ac
  * and the territory kept in the address.
  */
 
-const SHOTS = '/tmp/shots-map'
+const SHOTS = 'test-results/screens'
 
 async function token(request: APIRequestContext, account: Account) {
   return (await loginViaApi(request, account)).access
@@ -173,6 +173,11 @@ test('at 360 px with touch, the map fills the screen and a polygon is drawn by t
   const inPolygon = await serviceCount(request, auth, { within: withinOf(page.url()) })
   await expect(page.getByTestId('map-count')).toHaveText(new RegExp(`^${inPolygon.toLocaleString('en-US')} matching leads?$`))
   await axeCheck(page, 'the map at 360 px')
+  // every tool inside the window: a toolbar that scrolled sideways hid "Clear the area" off-screen
+  const clear = page.getByRole('button', { name: 'Clear the area' })
+  await expect(clear).toBeInViewport({ ratio: 1 })
+  await clear.click()
+  await expect(page).not.toHaveURL(/[?&]area=/)
   await context.close()
 })
 

@@ -71,15 +71,15 @@ export default function MapPanel({
       data-testid="map-panel"
     >
       <div className="flex items-center gap-2 border-b border-slate-200 px-2 pt-2 lg:pb-2 dark:border-slate-700">
-        <h2 id={titleId} ref={heading} tabIndex={-1} className="me-auto truncate text-base font-semibold">
+        <h2 id={titleId} ref={heading} tabIndex={-1} className="me-auto min-w-0 text-base font-semibold">
           {t('title')}
         </h2>
         <Button variant="ghost" className="min-h-9 shrink-0 px-3 lg:hidden" onClick={onClose}>
           {t('close')}
         </Button>
       </div>
-      {/* one row that scrolls sideways on a phone, so the map keeps the height */}
-      <div role="toolbar" aria-label={t('draw')} className="flex gap-1 overflow-x-auto px-2 py-2">
+      {/* wraps on a phone rather than scrolling sideways: a scrolled row hid "Clear the area" off-screen */}
+      <div role="toolbar" aria-label={t('draw')} className="flex flex-wrap gap-1 px-2 py-2">
         {TOOLS.map(([m, label]) => (
           <Button
             key={m}
