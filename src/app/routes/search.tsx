@@ -13,6 +13,7 @@ import { useSearchFilters, type FiltersChange } from '@/features/search/hooks/us
 import { formatNumber } from '@/lib/format'
 import { loadPageNamespaces } from '@/lib/i18n'
 import { useAfterFirstLoad } from '@/lib/use-after-first-load'
+import { useOnline } from '@/lib/use-online'
 import { useDocumentTitle } from '@/lib/use-document-title'
 
 // the confirmation (the export mutation and its strings) load when the person first asks to export
@@ -35,10 +36,13 @@ const ApiSnippetsDialog = lazy(() =>
 
 // the map of the leads and its territory (extension `geo`): its toggle and words once the first load is over,
 // the map itself when opened
+// (asked for only online; should its files still not arrive, the page goes on without the map rather than
+// showing its error page: the map is an extra, and a reload asks again)
 const TerritoryMap = lazy(() =>
-  Promise.all([import('@/features/map/components/territory-map'), loadPageNamespaces(['map'])]).then(([m]) => ({
-    default: m.TerritoryMap,
-  })),
+  Promise.all([import('@/features/map/components/territory-map'), loadPageNamespaces(['map'])]).then(
+    ([m]) => ({ default: m.TerritoryMap }),
+    () => ({ default: () => null }),
+  ),
 )
 
 /**
@@ -151,6 +155,10 @@ export function Component() {
   const settled = useDeferredValue(data)
   const settledReady = useDeferredValue(!updating)
   const afterFirstLoad = useAfterFirstLoad()
+  const online = useOnline()
+  // the map's files are asked for once online after the first load; going offline later keeps an open map
+  const [mapWanted, setMapWanted] = useState(false)
+  if (!mapWanted && afterFirstLoad && online) setMapWanted(true)
 
   return (
     // on narrow screens the bottom bar below is fixed: the padding keeps it from covering the last content
@@ -175,7 +183,7 @@ export function Component() {
       <div className="mt-6 grid gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <div className="min-w-0">
           <SearchBuilder filters={filters} onChange={setFilters} loading={link.resolving} />
-          {afterFirstLoad && !link.resolving && (
+          {mapWanted && !link.resolving && (
             <Suspense fallback={null}>
               <TerritoryMap filters={filters} onChange={setFilters} />
             </Suspense>
