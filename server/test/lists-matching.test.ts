@@ -188,7 +188,9 @@ describe('a restart mid-match', () => {
       const testSvc = asTestService(first)
       const owner = await signUp(testSvc)
       const list = await uploaded(testSvc, owner, { name: 'sites.csv', bytes: csv([['Website'], ...rows]) })
-      process.env.LEADS_TEST_LIST_ROW_DELAY_MS = '1'
+      // a batch long enough (PostgreSQL's 2,000 rows: 8 s) that the poll below sees the first one written
+      // before the last has begun, even on a loaded machine (at 1 ms a row CI once saw all 6,000 done)
+      process.env.LEADS_TEST_LIST_ROW_DELAY_MS = first.deps.db.kind === 'pglite' ? '1' : '4'
       await confirm(testSvc, owner, list.id, { website: 0 })
       for (let i = 0; ; i++) {
         const l = await body<{ matched_rows: number }>(await testSvc.request(`/api/lists/${list.id}/`, { token: owner.access }))
