@@ -183,11 +183,6 @@ export function Component() {
       <div className="mt-6 grid gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <div className="min-w-0">
           <SearchBuilder filters={filters} onChange={setFilters} loading={link.resolving} />
-          {mapWanted && !link.resolving && (
-            <Suspense fallback={null}>
-              <TerritoryMap filters={filters} onChange={setFilters} />
-            </Suspense>
-          )}
         </div>
         <div className="space-y-4 lg:sticky lg:top-4 lg:row-span-2 lg:self-start">
           <Card>
@@ -226,6 +221,15 @@ export function Component() {
             </Card>
           )}
         </div>
+        {/* under the builder on a laptop; on a phone after the export card, so that the map's toggle, which
+            comes after the first load, does not move the count and the export controls under a finger */}
+        {mapWanted && !link.resolving && (
+          <div className="min-w-0 empty:hidden lg:col-start-1">
+            <Suspense fallback={null}>
+              <TerritoryMap filters={filters} onChange={setFilters} />
+            </Suspense>
+          </div>
+        )}
         {settled && (
           <Card className="min-w-0 lg:col-start-1">
             <SampleRows rows={settled.results} />

@@ -30,7 +30,7 @@ export function TerritoryMap({
     requestAnimationFrame(() => toggle.current?.focus())
   }
   return (
-    <div className="mt-4">
+    <div>
       <Button
         ref={toggle}
         variant="secondary"
