@@ -11,7 +11,7 @@ test('one email per column: chosen in "Columns and file", named by the confirmat
   const account = await signUpViaApi(request, { prefix: 'email-columns' })
   await grantCredits(request, account, { plan_type: 'Pro', subscription: 1_000 })
   // companies with an email, a few of them, in an Excel file with the interface's English field names
-  await signInViaUi(page, account, { next: '/search?country=DE&email=true&cap=20&format=excel' })
+  await signInViaUi(page, account, { next: '/search?country=DE&email=1&cap=20&format=excel' })
   await expect(page.getByTestId('lead-count').first()).toBeVisible()
 
   await page.getByRole('button', { name: 'Columns and file' }).click()
