@@ -37,3 +37,25 @@ export function withBalance(subscription: number, purchased = 0, extra: Record<s
   queryClient.setQueryData(profileOptions().queryKey, profileSchema().parse(balanceProfile(subscription, purchased, extra)))
   return queryClient
 }
+
+/** A completed CSV export as `GET /api/user/search-history/` lists it (link alive for 5 more days); `patch` overrides. */
+export function historyEntry(id: number, patch: Record<string, unknown> = {}) {
+  return {
+    search_id: id,
+    filters: { countries: ['DE'], category: [], level1_location: [], level2_location: [], level3_location: [], email: true },
+    created_at: '2026-11-01T09:00:00Z',
+    status: 'COMPLETED',
+    lead_count: 120,
+    credits_charged: 120,
+    export_format: 'csv',
+    capped: false,
+    expires_at: new Date(Date.now() + 5 * 86_400_000).toISOString(),
+    max_leads: null,
+    delta_of: null,
+    filename: `export-${id}.csv`,
+    file_size_bytes: 20_480,
+    name: null,
+    watched: false,
+    ...patch,
+  }
+}

@@ -2,33 +2,12 @@ import { screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { delay, http, HttpResponse } from 'msw'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { proProfile } from '@/testing/fixtures'
+import { historyEntry, proProfile } from '@/testing/fixtures'
 import { server } from '@/testing/msw-server'
 import { renderWithProviders } from '@/testing/render'
 import { HistoryPage } from './history-page'
 
-const future = new Date(Date.now() + 5 * 86_400_000).toISOString()
-
-function entry(id: number, patch: Record<string, unknown> = {}) {
-  return {
-    search_id: id,
-    filters: { countries: ['DE'], category: [], level1_location: [], level2_location: [], level3_location: [], email: true },
-    created_at: '2026-11-01T09:00:00Z',
-    status: 'COMPLETED',
-    lead_count: 120,
-    credits_charged: 120,
-    export_format: 'csv',
-    capped: false,
-    expires_at: future,
-    max_leads: null,
-    delta_of: null,
-    filename: `export-${id}.csv`,
-    file_size_bytes: 20_480,
-    name: null,
-    watched: false,
-    ...patch,
-  }
-}
+const entry = historyEntry
 
 const many = [
   entry(250, { name: 'Bangkok cafés', filters: { countries: ['TH'] } }),
