@@ -1,3 +1,4 @@
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response'
 import { bodyLimit } from 'hono/body-limit'
 import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
@@ -36,6 +37,9 @@ export function createApp(deps: Deps) {
   app.use('*', async (c, next) => {
     c.set('deps', deps)
     await next()
+    // a request whose body did not arrive in time was answered 408 beside the app (lib/body-deadline.ts):
+    // the handler's own answer, which follows, is not written (@hono/node-server's marker)
+    if ((c.env as { outgoing?: { headersSent: boolean } } | undefined)?.outgoing?.headersSent) c.res = RESPONSE_ALREADY_SENT
   })
   // Every API answer: never cached by a browser or proxy (they carry account data), never sniffed.
   // Set on the answer's own headers: `c.header()` after the handler would rebuild the answer around

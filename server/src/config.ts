@@ -79,6 +79,14 @@ export interface Config {
     /** Open connections at most; past it new ones are closed at once (MAX_CONNECTIONS). */
     maxConnections: number
   }
+  /** Uploads (a list, issue 27): their own time limits, past the others' (lib/body-deadline.ts). */
+  uploads: {
+    /** An upload may take this long in all (HTTP_UPLOAD_TIMEOUT_MS): Node's own limit for any request. */
+    timeoutMs: number
+    /** An upload that moves fewer bytes than this a second over windowMs is cut off (HTTP_UPLOAD_MIN_BYTES_PER_SECOND). */
+    minBytesPerSecond: number
+    windowMs: number
+  }
 }
 
 /** A page-snapshot token shorter than this could be guessed: the service refuses to start with one. */
@@ -142,6 +150,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       headersTimeoutMs: Math.max(100, Number(env.HTTP_HEADERS_TIMEOUT_MS) || 10_000),
       requestTimeoutMs: Math.max(100, Number(env.HTTP_REQUEST_TIMEOUT_MS) || 30_000),
       maxConnections: Math.max(1, Number(env.MAX_CONNECTIONS) || 1_000),
+    },
+    // 50 MB at 1 Mbit/s is 7 minutes; under 1 KB/s over 20 s is a stalled or hostile client
+    uploads: {
+      timeoutMs: Math.max(1000, Number(env.HTTP_UPLOAD_TIMEOUT_MS) || 15 * 60_000),
+      minBytesPerSecond: Math.max(0, Number(env.HTTP_UPLOAD_MIN_BYTES_PER_SECOND) || 1024),
+      windowMs: Math.max(100, Number(env.HTTP_UPLOAD_WINDOW_MS) || 20_000),
     },
   }
 }

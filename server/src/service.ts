@@ -1,4 +1,5 @@
 import { serve } from '@hono/node-server'
+import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createApp } from './app.ts'
 import type { Deps } from './app-env.ts'
@@ -9,8 +10,10 @@ import { startExportWorker } from './jobs/export-worker.ts'
 import { startListWorker } from './jobs/list-worker.ts'
 import { startWebhookWorker } from './jobs/webhook-worker.ts'
 import { AfterAnswer } from './lib/after-answer.ts'
+import { guardRequestBodies } from './lib/body-deadline.ts'
 import { Clock } from './lib/clock.ts'
 import { recordLegacyExports } from './modules/exports/lead-sets.ts'
+import { isListUpload } from './modules/lists/limits.ts'
 import { seedIfEmpty } from './seed/index.ts'
 
 export interface RunningService {
@@ -51,13 +54,15 @@ export async function startService(
   // Slow and numerous clients (issue 22): a request's head must arrive within headersTimeoutMs and
   // the whole request within requestTimeoutMs (Node's defaults: 60 s and 300 s), checked every second
   // (Node's default check runs every 30 s); past maxConnections new connections are closed at once.
+  // Node's own request limit is the longest upload's; each request's own is set by guardRequestBodies.
+  const requestCeilingMs = Math.max(config.http.requestTimeoutMs, config.uploads.timeoutMs)
   const server = serve({
     fetch: app.fetch,
     port: config.port,
     hostname: config.host,
     serverOptions: {
       headersTimeout: Math.min(config.http.headersTimeoutMs, config.http.requestTimeoutMs),
-      requestTimeout: config.http.requestTimeoutMs,
+      requestTimeout: requestCeilingMs,
       connectionsCheckingInterval: Math.min(1_000, config.http.headersTimeoutMs),
       // a search's territory travels in the address (`within`, extension `geo`): 1,000 vertices URL-encoded
       // are about 33 KB, past Node's 16 KB default for a request's head
@@ -65,6 +70,15 @@ export async function startService(
     },
   })
   server.maxConnections = config.http.maxConnections
+  guardRequestBodies(
+    server as Server,
+    {
+      requestTimeoutMs: config.http.requestTimeoutMs,
+      minBytesPerSecond: config.uploads.minBytesPerSecond,
+      windowMs: config.uploads.windowMs,
+    },
+    (req) => isListUpload(req.method ?? '', (req.url ?? '').replace(/\?.*/, '')),
+  )
   await new Promise<void>((resolve) => server.once('listening', () => resolve()))
   const { port } = server.address() as AddressInfo
   const url = `http://${config.host}:${port}`

@@ -54,8 +54,33 @@ export async function removeOrphanTempFiles(dataDir: string, nowMs = Date.now())
   return removed
 }
 
+/**
+ * What an upload of a list (issue 27) leaves when its process dies: the received file under
+ * `uploads/` (an upload in progress writes it all the time; past the longest an upload may take
+ * plus a margin, nobody will) and the hidden `uploading` list its rows were going into (an upload
+ * reads its file into rows in well under this).
+ */
+export async function removeAbandonedUploads(deps: CleanupDeps, nowMs = Date.now()): Promise<number> {
+  const dir = path.join(deps.config.dataDir, 'uploads')
+  const maxAgeMs = deps.config.uploads.timeoutMs + ORPHAN_TMP_AGE_MS
+  let removed = 0
+  for (const f of await readdir(dir).catch(() => [] as string[])) {
+    if (!f.endsWith('.upload')) continue
+    const info = await stat(path.join(dir, f)).catch(() => null)
+    if (!info || nowMs - info.mtimeMs < maxAgeMs) continue
+    await rm(path.join(dir, f), { force: true })
+    removed += 1
+  }
+  const lists = await deps.db.query(`DELETE FROM lists WHERE status = 'uploading' AND created_at < $1 RETURNING 1`, [
+    new Date(deps.clock.now().getTime() - maxAgeMs),
+  ])
+  return removed + lists.rows.length
+}
+
 export interface CleanupCounts {
   tempFiles: number
+  /** Files and hidden lists of uploads whose process died (removeAbandonedUploads). */
+  abandonedUploads: number
   exportFiles: number
   refreshTokens: number
   passwordResets: number
@@ -79,6 +104,7 @@ export async function runCleanup(deps: CleanupDeps): Promise<CleanupCounts> {
   const now = clock.now()
   const dayAgo = new Date(now.getTime() - DAY_MS)
   const tempFiles = await removeOrphanTempFiles(config.dataDir)
+  const abandonedUploads = await removeAbandonedUploads(deps)
   const expired = await db.query<{ id: number; file_path: string }>(
     `SELECT id, file_path FROM searches WHERE kind = 'export' AND file_path IS NOT NULL AND expires_at <= $1 ORDER BY id LIMIT 1000`,
     [now],
@@ -110,6 +136,7 @@ export async function runCleanup(deps: CleanupDeps): Promise<CleanupCounts> {
   const previewSearches = await removeUnusedPreviewSearches(db, now)
   const counts = {
     tempFiles,
+    abandonedUploads,
     exportFiles,
     refreshTokens,
     passwordResets,
@@ -120,7 +147,7 @@ export async function runCleanup(deps: CleanupDeps): Promise<CleanupCounts> {
     previewSearches,
   }
   console.log(
-    `[cleanup] removed ${tempFiles} orphan temp file(s), ${exportFiles} expired export file(s), ${refreshTokens} refresh token(s), ` +
+    `[cleanup] removed ${tempFiles} orphan temp file(s), ${abandonedUploads} abandoned upload(s), ${exportFiles} expired export file(s), ${refreshTokens} refresh token(s), ` +
       `${passwordResets} reset link(s), ${confirmations} confirmation link(s), ${loginFailures} sign-in failure record(s), ${webhookDeliveries} webhook deliveries, ` +
       `${webhookAccountEvents} webhook limit record(s), ${previewSearches} unused preview search(es)`,
   )

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { createWriteStream } from 'node:fs'
+import { createWriteStream, type WriteStream } from 'node:fs'
 import { mkdir, open, rm } from 'node:fs/promises'
 import path from 'node:path'
 import { Readable } from 'node:stream'
@@ -34,6 +34,7 @@ export async function receiveUpload(req: Request, dir: string): Promise<Received
   let filename: string | null = null
   let tooLarge = false
   let writing: Promise<void> | null = null
+  let out: WriteStream | null = null
   try {
     const parser = busboy({
       headers: { 'content-type': contentType },
@@ -48,7 +49,8 @@ export async function receiveUpload(req: Request, dir: string): Promise<Received
       stream.on('limit', () => {
         tooLarge = true
       })
-      writing = pipeline(stream, createWriteStream(file))
+      out = createWriteStream(file)
+      writing = pipeline(stream, out)
     })
     parser.on('field', (name, value) => {
       fields[name] = value
@@ -56,6 +58,10 @@ export async function receiveUpload(req: Request, dir: string): Promise<Received
     await pipeline(Readable.fromWeb(req.body as never), parser)
     await writing
   } catch (err) {
+    // a client gone mid-file (lib/body-deadline.ts cuts off a stalled one): the file's own stream
+    // may still be opening it, so it is ended first, or the file would appear after its removal
+    ;(out as WriteStream | null)?.destroy()
+    await (writing as Promise<void> | null)?.catch(() => undefined)
     await rm(file, { force: true })
     if (err instanceof HttpError) throw err
     throw new HttpError(400, { detail: 'The upload is not a readable multipart/form-data body.', code: 'bad_request' })
