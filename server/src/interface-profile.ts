@@ -379,6 +379,30 @@ export function refusedRoutes(app: OpenAPIHono<AppEnv>): string[] {
   return [...new Set([...fromRegistry, ...NOT_IN_INTERFACE])].filter((r) => !KEPT_EXTENSIONS.has(r))
 }
 
+/**
+ * Query parameters the registry documents with `x-extension` (`within`, `near`, `exclude_lists`, the
+ * place search's `lng`…), by operation: on a route the interface has, they are unknown parameters,
+ * refused as the reference refuses any unknown one, so a client that sends an extension without the
+ * capability fails here as it would against the real service (decisions.md: "nothing of it is sent").
+ */
+export function extensionQueryParameters(app: OpenAPIHono<AppEnv>): Map<string, Set<string>> {
+  const document = app.getOpenAPI31Document({ openapi: '3.1.0', info: { title: 'extensions', version: '1' } })
+  const byRoute = new Map<string, Set<string>>()
+  for (const [path, item] of Object.entries(document.paths ?? {})) {
+    for (const [method, operation] of Object.entries(item ?? {})) {
+      const parameters = (operation as { parameters?: unknown[] } | undefined)?.parameters ?? []
+      const names = parameters.flatMap((p) => {
+        const param = p as { name?: string; in?: string; schema?: Record<string, unknown> } & Record<string, unknown>
+        return param.in === 'query' && param.name && (param['x-extension'] === true || param.schema?.['x-extension'] === true)
+          ? [param.name]
+          : []
+      })
+      if (names.length) byRoute.set(`${method.toUpperCase()} ${path}`, new Set(names))
+    }
+  }
+  return byRoute
+}
+
 // ---- answers ----
 
 const DROPPED_HEADERS = new Set(['content-type', 'content-length', 'content-encoding', 'vary'])
@@ -417,6 +441,7 @@ async function reshape(c: Ctx, endpoint: Endpoint | undefined, note: Note) {
 export function interfaceProfile(app: OpenAPIHono<AppEnv>): MiddlewareHandler<AppEnv> {
   // read on first use: every route is registered by then
   let refused: Set<string> | undefined
+  let extensionParameters: Map<string, Set<string>> | undefined
   /** Requests this layer made, in the reference's terms: a client cannot make one (it is an object, not a header). */
   const internal = new WeakMap<Request, Note>()
 
@@ -428,6 +453,15 @@ export function interfaceProfile(app: OpenAPIHono<AppEnv>): MiddlewareHandler<Ap
     if (note === undefined && found) {
       refused ??= new Set(refusedRoutes(app))
       if (refused.has(found.key)) return notFoundAnswer(c)
+      extensionParameters ??= extensionQueryParameters(app)
+      const extensions = extensionParameters.get(found.key)
+      if (extensions) {
+        const errors: Record<string, string[]> = {}
+        for (const name of new URL(c.req.url).searchParams.keys()) {
+          if (extensions.has(name)) errors[name] = ['This parameter is not part of this service.']
+        }
+        if (Object.keys(errors).length) return fieldErrors(c, errors)
+      }
       if (endpoint?.request) {
         let outcome: Response | Forward | undefined
         try {

@@ -428,6 +428,20 @@ describe('minimal shapes', () => {
     expect(await exportRows(u.id)).toHaveLength(0)
   })
 
+  it('the extension query parameters are unknown parameters: 400 on each, as the real service has none of them', async () => {
+    const u = await paidUser(1000)
+    const territory = 'within=' + encodeURIComponent('{"type":"Polygon","coordinates":[[[0,0],[1,0],[1,1],[0,0]]]}')
+    const res = await get(`/api/companies/?countries=TH&near=13.7,100.5,10&${territory}&exclude_lists=1`, u.access)
+    expect(res.status).toBe(400)
+    expect(Object.keys((await body<{ errors: object }>(res)).errors).sort()).toEqual(['exclude_lists', 'near', 'within'])
+    const places = await get('/api/locations/search/?q=Bang&lng=th', u.access)
+    expect(places.status).toBe(400)
+    expect(Object.keys((await body<{ errors: object }>(places)).errors)).toEqual(['lng'])
+    // the same requests without them are answered
+    expect((await get('/api/companies/?countries=TH', u.access)).status).toBe(200)
+    expect((await get('/api/locations/search/?q=Bang', u.access)).status).toBe(200)
+  })
+
   it('geography: level 2 paginated, location search 200 without a body; errors carry `detail` only', async () => {
     const u = await paidUser()
     const res = await get('/api/locations/level2/?country=DE', u.access)
