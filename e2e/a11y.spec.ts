@@ -4,8 +4,8 @@ import { apiAs, axeCheck, grantCredits, signInViaUi, signUpViaApi, type Account 
 
 /**
  * axe-core (wcag2a, wcag2aa, wcag21a, wcag21aa) on every page, in English and in Hebrew, signed out
- * and signed in, with zero violations expected. Screenshots at 360 and 1280 px go to
- * test-results/screens/ to be looked at.
+ * and signed in (an account with history, usage and an API key), with zero violations expected.
+ * Screenshots at 360 and 1280 px go to test-results/screens/ to be looked at.
  */
 
 const LANGUAGES = ['en', 'he'] as const
@@ -48,17 +48,29 @@ async function checkAt(page: Page, lng: string, name: string) {
   }
 }
 
-/** An export of a few leads, so the export page has something to show. */
-async function startExport(request: Parameters<typeof apiAs>[0], account: Account): Promise<number> {
-  const preview = await apiAs<{ search_id: number | string }>(request, account, 'GET', '/api/companies/?countries=DE')
+/** An export of the search `query`, of at most `maxLeads` leads; `fail`: the service fails it. */
+async function startExport(
+  request: Parameters<typeof apiAs>[0],
+  account: Account,
+  { query, maxLeads, fail = false }: { query: string; maxLeads?: number; fail?: boolean },
+): Promise<number> {
+  if (fail) expect((await apiAs(request, account, 'POST', '/api/_test/fail-next-export/', {})).status).toBe(200)
+  const preview = await apiAs<{ search_id: number | string }>(request, account, 'GET', `/api/companies/?${query}`)
   expect(preview.status).toBe(200)
   const started = await apiAs<{ search_id: number }>(request, account, 'POST', '/api/download-csv/', {
     search_id: Number(preview.body.search_id),
     export_format: 'csv',
-    max_leads: 5,
+    ...(maxLeads ? { max_leads: maxLeads } : {}),
   })
   expect(started.status).toBe(202)
   return started.body.search_id
+}
+
+/** Until the export has ended, so that the pages show it settled. */
+async function exportEnded(request: Parameters<typeof apiAs>[0], account: Account, id: number) {
+  await expect
+    .poll(async () => (await apiAs<{ status: string }>(request, account, 'GET', `/api/download-status/${id}/`)).body.status)
+    .toMatch(/^(COMPLETED|FAILED)$/)
 }
 
 for (const lng of LANGUAGES) {
@@ -76,8 +88,17 @@ for (const lng of LANGUAGES) {
     test(`signed-in pages have no axe violations (${lng})`, async ({ page, request }) => {
       test.setTimeout(180_000)
       const account = await signUpViaApi(request, { prefix: `a11y-${lng}`, preferred_language: lng })
-      await grantCredits(request, account, { subscription: 5000, purchased: 300, purchased_expires_in_days: 5 })
-      const exportId = await startExport(request, account)
+      await grantCredits(request, account, { plan_type: 'Starter', subscription: 5000, purchased: 300, purchased_expires_in_days: 5 })
+      // pages with something in them: a history of a completed, a capped and a failed export (so the
+      // account's usage chart too), and an API key
+      const exports = [
+        await startExport(request, account, { query: 'countries=DE&email=true' }),
+        await startExport(request, account, { query: 'countries=FR', maxLeads: 20 }),
+        await startExport(request, account, { query: 'countries=IL', maxLeads: 15, fail: true }),
+      ]
+      expect((await apiAs(request, account, 'POST', '/api/user/api-keys/', {})).status).toBe(201)
+      for (const id of exports) await exportEnded(request, account, id)
+      const exportId = exports[0]!
       await signInViaUi(page, account)
       await expect(page.locator('html')).toHaveAttribute('lang', lng)
       for (const p of signedInPages(exportId)) {

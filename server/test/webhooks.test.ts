@@ -362,7 +362,8 @@ describe('webhooks (extension webhooks)', () => {
   })
 
   it('without the development setting, loopback is refused whatever the scheme', async () => {
-    const strict = await startTestService()
+    // registration and capabilities only: no companies to seed
+    const strict = await startTestService({ seedCompanies: 0 })
     try {
       const u = await signUp(strict)
       for (const url of ['http://127.0.0.1:9/h', 'https://127.0.0.1/h', 'https://localhost/h', 'https://[::1]/h']) {
