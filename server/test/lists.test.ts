@@ -374,6 +374,57 @@ describe('report, rows and the report file', () => {
     expect((await svc.request(`/api/lists/${list.id}/report.csv`)).status).toBe(401)
   })
 
+  it('shows an ambiguous row’s candidates as companies to choose from, best first, and a match’s address', async () => {
+    const { rows: companies } = await svc.deps.db.query<{
+      id: number
+      name: string
+      website: string | null
+      address: string | null
+      zipcode: string | null
+      city: string
+    }>(
+      `SELECT c.id, c.name, c.website, c.address, c.zipcode, l.name AS city FROM companies c JOIN level3_locations l ON l.id = c.level3_id
+        WHERE c.address IS NOT NULL AND c.zipcode IS NOT NULL ORDER BY c.id LIMIT 3`,
+    )
+    const [a, b, c] = companies as [(typeof companies)[number], (typeof companies)[number], (typeof companies)[number]]
+    const list = await uploaded(svc, u, {
+      name: 'amb.csv',
+      bytes: csv([
+        ['Name', 'City'],
+        [a.name, a.city],
+        ['Somebody', 'Somewhere'],
+      ]),
+    })
+    await confirm(svc, u, list.id, { name: 0, city: 1 })
+    expect((await waitMatched(svc, u, list.id)).status).toBe('matched')
+    // the matcher's verdict on row 2, as it writes a tie (the ranking itself is lists-matching.test.ts')
+    await svc.deps.db.query(
+      `UPDATE list_rows SET status = 'ambiguous', company_id = NULL, rule = NULL, confidence = NULL, candidates = $2 WHERE list_id = $1 AND row_no = 2`,
+      [list.id, [c.id, b.id]],
+    )
+    await svc.request(`/api/lists/${list.id}/rows/1/match/`, { method: 'PUT', token: u.access, json: { company_id: a.id } })
+    const brief = (x: typeof a) => ({
+      company_id: x.id,
+      name: x.name,
+      city: x.city,
+      street: x.address,
+      postal_code: x.zipcode,
+      website: x.website,
+    })
+    const page = await body<{ results: Array<{ row_no: number; match: Record<string, unknown> | null; candidates: unknown[] }> }>(
+      await svc.request(`/api/lists/${list.id}/rows/`, { token: u.access }),
+    )
+    expect(page.results[0]).toMatchObject({
+      row_no: 1,
+      match: { company_id: a.id, name: a.name, city: a.city, street: a.address, postal_code: a.zipcode },
+      candidates: [],
+    })
+    expect(page.results[1]).toMatchObject({ row_no: 2, status: 'ambiguous', match: null, candidates: [brief(c), brief(b)] })
+    // one is chosen by hand: the row is matched to it and names no candidates any more
+    const chosen = await svc.request(`/api/lists/${list.id}/rows/2/match/`, { method: 'PUT', token: u.access, json: { company_id: b.id } })
+    expect(await body(chosen)).toMatchObject({ status: 'matched', match: { company_id: b.id, rule: 'manual' }, candidates: [] })
+  })
+
   it('gives its matched companies as an SQL condition for suppression, for its owner only', async () => {
     const { rows: some } = await svc.deps.db.query<{ phone: string }>(
       `SELECT c.phone FROM companies c JOIN company_match_keys k ON k.company_id = c.id

@@ -39,11 +39,11 @@ const FIELDS = '\x1f'
 /** …and between the leads of a batch (U+001E, record separator). */
 const LEADS = '\x1e'
 
-type Kind = 'text' | 'number' | 'category' | 'categories'
+export type Kind = 'text' | 'number' | 'category' | 'categories'
 
-const placeJoin = (level: 1 | 2 | 3) => `LEFT JOIN level${level}_locations l${level} ON l${level}.id = c.level${level}_id`
+export const placeJoin = (level: 1 | 2 | 3) => `LEFT JOIN level${level}_locations l${level} ON l${level}.id = c.level${level}_id`
 
-interface Column {
+export interface Column {
   sql: string
   kind: Kind
   join?: 1 | 2 | 3
@@ -61,7 +61,7 @@ interface Column {
  * PostgreSQL writes a float8 with the same shortest digits (numeric ratings go through float8: `4.0`
  * → `4`), except for exponents and -0 (numberText).
  */
-const COLUMNS: Record<ExportColumn, Column> = {
+export const COLUMNS: Record<ExportColumn, Column> = {
   name: { sql: 'c.name', kind: 'text', width: 30 },
   email: { sql: "array_to_string(c.emails, ';')", kind: 'text', width: 40 },
   phone: { sql: "coalesce(c.phone, '')", kind: 'text', width: 18 },
@@ -143,7 +143,7 @@ const numberText = (text: string) => (text.includes('e') || text === '-0' ? Stri
 /** A lead's fields in the layout's order, then its id. */
 type Fields = string[]
 
-interface RowWriter {
+export interface RowWriter {
   /** Writes a lead's fields (it may change the array). A promise only when the caller must wait (the file stream is full). */
   write(fields: Fields): Promise<void> | void
   finish(): Promise<void>
@@ -151,7 +151,7 @@ interface RowWriter {
   abort(): void
 }
 
-function csvFile(file: string, layout: FileLayout, kinds: Kind[], category: (id: string) => string): RowWriter {
+export function csvFile(file: string, layout: FileLayout, kinds: Kind[], category: (id: string) => string): RowWriter {
   // a large buffer: with the default (16 KB) every 64 KB of rows waited for the disk
   const out = createWriteStream(file, { highWaterMark: 4 << 20 })
   // comma-separated, CRLF line ends, UTF-8, one header row; a file for a comma-decimal language is
@@ -206,7 +206,7 @@ function csvFile(file: string, layout: FileLayout, kinds: Kind[], category: (id:
   }
 }
 
-function xlsxFile(file: string, layout: FileLayout, columns: Column[], category: (id: string) => string): RowWriter {
+export function xlsxFile(file: string, layout: FileLayout, columns: Column[], category: (id: string) => string): RowWriter {
   // streamed into the archive as rows come: memory stays bounded (lib/xlsx-writer.ts)
   const sheet = createXlsxWriter(file, {
     sheetName: layout.sheetName,
@@ -235,7 +235,16 @@ function xlsxFile(file: string, layout: FileLayout, columns: Column[], category:
 /** `3,17` → the names of categories 3 and 17, joined by `;` (a category without a row: its id). */
 const categoryList = (ids: string, category: (id: string) => string) => (ids === '' ? '' : ids.split(',').map(category).join(';'))
 
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve))
+export const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve))
+
+/** Category id → its name in the file's language when it has one (the interface's file: English); a category without a row: its id. */
+export async function categoryNames(db: Queryable, locale: string | null): Promise<(id: string) => string> {
+  const { rows } = await db.query<{ id: number; name: string }>('SELECT id, coalesce(names ->> $1, name_en) AS name FROM categories', [
+    locale ?? 'en',
+  ])
+  const names = new Map(rows.map((c) => [String(c.id), c.name]))
+  return (id) => names.get(id) ?? id
+}
 
 /**
  * Writes the file of `spec` to `file` and returns how many leads it holds (its `lead_count`).
@@ -271,13 +280,7 @@ export async function writeExportFile(
     return [...rows[0]!, id]
   }
 
-  // category names in the file's language when it has one (the interface's file: English)
-  const { rows: categories } = await db.query<{ id: number; name: string }>(
-    'SELECT id, coalesce(names ->> $1, name_en) AS name FROM categories',
-    [spec.file_locale ?? 'en'],
-  )
-  const names = new Map(categories.map((c) => [String(c.id), c.name]))
-  const category = (id: string) => names.get(id) ?? id
+  const category = await categoryNames(db, spec.file_locale)
 
   const batches = await batchesOf(db, spec.id, EXPORT_BATCH[db.kind ?? 'pglite'])
   const read = async (b: number): Promise<string[]> => {

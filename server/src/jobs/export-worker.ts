@@ -9,6 +9,7 @@ import { describeError } from '../lib/errors.ts'
 import { recordExportLeads } from '../modules/exports/lead-sets.ts'
 import { claimJob, startRunner, type JobTable, type Lease, type Runner } from './runner.ts'
 import { writeExportFile } from './export-file.ts'
+import { writeEnrichmentFile } from '../modules/lists/enrichment-file.ts'
 
 type WorkerDeps = Omit<Deps, 'kickExports' | 'kickWebhooks' | 'kickLists' | 'resolveHost'>
 
@@ -24,6 +25,9 @@ const slug = (s: string) =>
     .slice(0, 40)
 
 async function exportFilename(q: Queryable, row: ExportRow, completedAt: Date): Promise<string> {
+  const ext = row.export_format === 'excel' ? 'xlsx' : 'csv'
+  if (row.list_name !== null)
+    return `${[slug(row.list_name) || 'list', 'filled', completedAt.toISOString().slice(0, 10), row.id].join('-')}.${ext}`
   const f = normaliseFilters(asFiltersInput(row.filters))
   const parts = ['leads']
   parts.push(f.countries.length ? f.countries.slice(0, 3).join('-').toLowerCase() : 'all')
@@ -34,7 +38,7 @@ async function exportFilename(q: Queryable, row: ExportRow, completedAt: Date): 
   }
   if (row.delta_of) parts.push('fresh')
   parts.push(completedAt.toISOString().slice(0, 10), String(row.id))
-  return `${parts.join('-')}.${row.export_format === 'excel' ? 'xlsx' : 'csv'}`
+  return `${parts.join('-')}.${ext}`
 }
 
 async function linkDays(q: Queryable, userId: number): Promise<number> {
@@ -88,21 +92,32 @@ export async function processExport(deps: WorkerDeps, row: ExportRow, shouldStop
     if (stopping()) throw new WorkerStopped()
     let progressWritten = 0
     let delayed = 0
-    const done = await writeExportFile(db, row, tmpPath, async (written) => {
+    // `written` of `total`: leads of a search's export, rows of an enrichment's list
+    const afterBatch = async (written: number, total: number) => {
       if (stopping()) throw new WorkerStopped()
       // the progress a client polls for: after the first batch, then at most once a second
       if (Date.now() - progressWritten >= 1000) {
         progressWritten = Date.now()
+        const part = total === 0 ? 1 : written / total
         await db.query('UPDATE searches SET progress = $2, processed_count = $3 WHERE id = $1 AND lease_owner IS NOT DISTINCT FROM $4', [
           row.id,
-          Math.min(99, Math.floor((written * 100) / row.lead_count)),
-          written,
+          Math.min(99, Math.floor(part * 100)),
+          // in leads, as the status answers lead_count: an enrichment's share of its leads, by its rows written
+          Math.floor(part * row.lead_count),
           lease.owner,
         ])
       }
       if (testRowDelayMs) await new Promise((r) => setTimeout(r, testRowDelayMs * (written - delayed)))
       delayed = written
-    })
+    }
+    let done: number
+    if (row.list_id !== null) {
+      await writeEnrichmentFile(db, row, tmpPath, afterBatch)
+      // processed as every export counts it, in leads: the file's rows are the list's
+      done = row.lead_count
+    } else {
+      done = await writeExportFile(db, row, tmpPath, (written) => afterBatch(written, row.lead_count))
+    }
     if (stopping()) throw new WorkerStopped()
     await rename(tmpPath, finalPath)
     const { size } = await stat(finalPath)

@@ -31,6 +31,10 @@ export const ERROR_CODES = {
     params: ['status'],
     doc: '409: the resource is not in a state that allows this (e.g. retrying an export that did not fail).',
   },
+  price_changed: {
+    params: ['credits_required'],
+    doc: '409 (extension `lists`): the price is no longer the `expected_credits` the request names; nothing was charged.',
+  },
   already_confirmed: { params: [], doc: '409: the address is already confirmed (resending, or a confirmation link used before).' },
   link_expired: { params: [], doc: '410: the download link has expired.' },
   body_too_large: { params: [], doc: '413: the request body is larger than 1 MB.' },
@@ -114,6 +118,10 @@ export const ERROR_CODES = {
   },
   file_type_unsupported: { params: [], doc: 'Extension `lists`: the file is neither CSV text nor an XLSX workbook.' },
   list_limit: { params: ['limit'], doc: 'Extension `lists`: the account already holds `limit` lists.' },
+  unknown_list: {
+    params: [],
+    doc: 'Extension `lists`: a list left out of a search (`exclude_lists`) does not exist, was deleted or is another account’s.',
+  },
   mapping_incomplete: {
     params: [],
     doc: 'Extension `lists`: a mapping needs the columns of a name and a city, a website, an email address or a phone.',

@@ -9,6 +9,7 @@ import { MAX_FILE_MB, MAX_LISTS, MAX_ROWS } from '../lists/limits.ts'
 import { LIST_FIELDS } from '../lists/mapping.ts'
 import { MAX_KEY_NAME } from '../keys/service.ts'
 import { MAX_CELLS } from '../search/cells.ts'
+import { MAX_EXCLUDE_LISTS } from '../search/filters.ts'
 
 /**
  * The extensions this service adds to the interface (decisions.md, "Extensions beyond the interface"):
@@ -94,6 +95,17 @@ export const EXTENSIONS: Record<string, { version: number } & Record<string, unk
     max_file_mb: MAX_FILE_MB,
     fields: [...LIST_FIELDS],
     rules: ['domain', 'phone', 'name_city'],
+    /**
+     * "Fill in my list": GET/POST /api/lists/{id}/enrichment/, an export of a matched list's companies
+     * in the person's own file, charged per matched company (skip_owned: those the account lacks).
+     */
+    enrichment: { version: 1, formats: ['csv', 'excel'], skip_owned: true, expected_credits: true },
+    /**
+     * `exclude_lists` (list ids) on GET /api/companies/, …/facets/, …/owned/, …/cells/ and so on every
+     * export and fresh data of such a search: the lists' matched companies are left out; the preview
+     * says how many (`excluded_by_lists`).
+     */
+    exclude_lists: { max: MAX_EXCLUDE_LISTS },
   },
 }
 

@@ -23,6 +23,8 @@ export interface LeadSet {
   after?: Date | null
   /** Leave out the leads this account already has. */
   skipOwnedBy?: number | null
+  /** The account whose export it is: whose lists the filters may leave out (extension `lists`). */
+  account?: number
 }
 
 /**
@@ -54,12 +56,13 @@ function ownedCte(set: LeadSet, p: Params): string {
  * by the companies' creation index for the few created after a fresh-data export's cut-off.
  */
 export async function countMatches(q: Queryable, set: LeadSet): Promise<number> {
+  const account = set.account ?? null
   if (!set.after) {
-    const total = (await countCompanies(q, set.filters, set.upTo)).count
+    const total = (await countCompanies(q, set.filters, set.upTo, null, account)).count
     if (set.skipOwnedBy == null) return total
     return total - (await ownedCount(q, set.skipOwnedBy, set.filters, set.upTo))
   }
-  const p = new Params()
+  const p = new Params(account)
   const cte = ownedCte(set, p)
   const { rows } = await q.query<{ n: number }>(`${cte}SELECT count(*)::int AS n FROM companies c WHERE ${leadSetWhere(set, p)}`, p.values)
   return rows[0]?.n ?? 0
@@ -95,7 +98,7 @@ export async function recordExportLeads(
   // what the account owns
   const ownsSome =
     set.skipOwnedBy == null && (await q.query('SELECT 1 FROM export_leads WHERE user_id = $1 LIMIT 1', [userId])).rows.length > 0
-  const p = new Params()
+  const p = new Params(userId)
   const user = p.add(userId)
   const where = leadSetWhere(set, p)
   const picked = `SELECT c.id, c.country_code, c.level1_id, c.level2_id, c.level3_id, c.has_email, c.has_phone, c.has_website,

@@ -1,11 +1,12 @@
 import type { Db, Queryable } from '../../db/db.ts'
 import { balanceOf, chargeCredits, insufficientCredits, loadAccount, type ChargedFrom } from './credits.ts'
 import { badRequest, HttpError, notFound } from '../../lib/errors.ts'
-import { normaliseFilters, type Filters } from '../search/filters.ts'
+import { normaliseFilters, ownLists, type Filters } from '../search/filters.ts'
 import type { ApiKeyCredential } from '../../app-env.ts'
 import { checkKeyCap } from '../keys/scope.ts'
 import type { EMAIL_COLUMNS } from './file-locale.ts'
 import { countMatches, lockAccountExports, recordExportLeads, type LeadSet } from './lead-sets.ts'
+import type { Mapping } from '../lists/mapping.ts'
 
 /**
  * Export start and the download-delta rules (interface 4.3, decisions.md). Both charge in ONE
@@ -60,6 +61,10 @@ export interface ExportRow {
   columns: string[] | null
   file_locale: string | null
   email_columns: EmailColumns
+  /** An enrichment export (issue 27, "Fill in my list"): the list it fills, its name and mapping when charged. */
+  list_id: number | null
+  list_name: string | null
+  list_mapping: Mapping | null
 }
 
 export type EmailColumns = (typeof EMAIL_COLUMNS)[number]
@@ -78,13 +83,15 @@ async function insertExport(
   id: number,
   e: {
     userId: number
-    filters: Filters
+    /** The search's filters; an enrichment export has none. */
+    filters: Filters | Record<string, never>
     format: ExportFormat
     maxLeads: number | null
     capped: boolean
     leadCount: number
     credits: number
-    sourceSearchId: number
+    /** The preview it was started from; none for an enrichment export. */
+    sourceSearchId: number | null
     deltaOf: number | null
     createdAfter: Date | null
     now: Date
@@ -94,13 +101,17 @@ async function insertExport(
     apiKey: ApiKeyCredential | null
     /** The original's name for fresh data; a new export has none until it is named. */
     name: string | null
+    /** An enrichment export's list (issue 27). */
+    list?: { id: number; name: string; mapping: Mapping } | null
   },
 ): Promise<void> {
   await q.query(
     `INSERT INTO searches (user_id, kind, filters, filters_hash, created_at, source_search_id, delta_of, status,
                            lead_count, credits_charged, export_format, max_leads, capped, created_after, snapshot_at,
-                           skip_owned, skipped_owned, columns, file_locale, email_columns, api_key_id, id, leads_recorded, name)
-     VALUES ($1, 'export', $2, '', $3, $4, $5, 'PENDING', $6, $7, $8, $9, $10, $11, $3, $12, $13, $14, $15, $16, $17, $18, true, $19)`,
+                           skip_owned, skipped_owned, columns, file_locale, email_columns, api_key_id, id, leads_recorded, name,
+                           list_id, list_name, list_mapping)
+     VALUES ($1, 'export', $2, '', $3, $4, $5, 'PENDING', $6, $7, $8, $9, $10, $11, $3, $12, $13, $14, $15, $16, $17, $18, true, $19,
+             $20, $21, $22)`,
     [
       e.userId,
       JSON.stringify(e.filters),
@@ -121,23 +132,29 @@ async function insertExport(
       e.apiKey?.id ?? null,
       id,
       e.name,
+      e.list?.id ?? null,
+      e.list?.name ?? null,
+      e.list ? JSON.stringify(e.list.mapping) : null,
     ],
   )
 }
 
 /**
- * Fixes the export's leads, then charges what they number: the account row is locked from the charge
- * to the commit, nothing else (the caller's transaction ends right after). The count was checked
- * against the balance before, unlocked; it is checked again under the lock. The recorded number can
- * only be lower than the count (a company removed meanwhile), and the export is charged for what it
- * will deliver.
+ * Fixes the export's leads (`record`, under the account's exports lock, answers how many it fixed),
+ * then charges what they number: the account row is locked from the charge to the commit, nothing
+ * else (the caller's transaction ends right after). The count was checked against the balance
+ * before, unlocked; it is checked again under the lock. The recorded number can only be lower than
+ * the count (a company removed meanwhile), and the export is charged for what it will deliver.
  */
-async function createExport(
+export async function createExport(
   q: Queryable,
-  e: Parameters<typeof insertExport>[2] & { set: LeadSet; limit: number | null; charge: (recorded: number) => number },
+  e: Parameters<typeof insertExport>[2] & {
+    record: (q: Queryable, exportId: number) => Promise<number>
+    charge: (recorded: number) => number
+  },
 ): Promise<{ id: number; leadCount: number; credits: number; chargedFrom: ChargedFrom; available: number }> {
   const id = (await q.query<{ id: number }>(`SELECT nextval(pg_get_serial_sequence('searches', 'id'))::int AS id`)).rows[0]!.id
-  const recorded = await recordExportLeads(q, id, e.userId, e.set, e.limit)
+  const recorded = await e.record(q, id)
   const credits = e.charge(recorded)
   // the charge
   const account = await loadAccount(q, e.userId, e.now, true)
@@ -163,6 +180,23 @@ export interface StartedExport {
   skipped_owned?: number
 }
 
+/**
+ * The account starting an export, read unlocked (it is locked for the charge only, createExport); 403
+ * until its address is confirmed.
+ */
+export async function exportingAccount(q: Queryable, userId: number, now: Date) {
+  const account = await loadAccount(q, userId, now)
+  if (!account) throw notFound()
+  if (!account.email_confirmed_at) {
+    throw new HttpError(403, {
+      detail: 'Confirm your email address first: open the link in the mail we sent when you signed up.',
+      code: 'email_not_confirmed',
+      validation_code: 'email_not_confirmed',
+    })
+  }
+  return account
+}
+
 /** POST /api/download-csv/: one transaction, charge and queue; the caller kicks the worker. */
 export async function startExport(
   db: Db,
@@ -178,16 +212,7 @@ export async function startExport(
 ): Promise<StartedExport> {
   const options = req.options ?? PLAIN_EXPORT
   return db.tx(async (q) => {
-    // unlocked: the account is locked for the charge only (createExport)
-    const account = await loadAccount(q, req.userId, req.now)
-    if (!account) throw notFound()
-    if (!account.email_confirmed_at) {
-      throw new HttpError(403, {
-        detail: 'Confirm your email address first: open the link in the mail we sent when you signed up.',
-        code: 'email_not_confirmed',
-        validation_code: 'email_not_confirmed',
-      })
-    }
+    const account = await exportingAccount(q, req.userId, req.now)
     const source = (
       await q.query<{ id: number; filters: unknown; source_search_id: number | null }>(
         'SELECT id, filters, source_search_id FROM searches WHERE id = $1 AND user_id = $2',
@@ -196,12 +221,13 @@ export async function startExport(
     ).rows[0]
     if (!source) throw notFound('Search not found.')
     const filters = normaliseFilters(asFiltersInput(source.filters))
+    await ownLists(q, req.userId, filters, 'search_id')
     // An account's exports start one after another (lead-sets.ts): what one leaves out (skip_owned)
     // depends on what the one before took, and their ids follow the order they are charged in.
     await lockAccountExports(q, req.userId)
-    const set: LeadSet = { filters, upTo: req.now, skipOwnedBy: options.skipOwned ? req.userId : null }
+    const set: LeadSet = { filters, upTo: req.now, skipOwnedBy: options.skipOwned ? req.userId : null, account: req.userId }
     const total = await countMatches(q, set)
-    const skippedOwned = options.skipOwned ? (await countMatches(q, { filters, upTo: req.now })) - total : 0
+    const skippedOwned = options.skipOwned ? (await countMatches(q, { filters, upTo: req.now, account: req.userId })) - total : 0
     const leadCount = req.maxLeads === null ? total : Math.min(total, req.maxLeads)
     if (leadCount === 0) {
       if (options.skipOwned && skippedOwned > 0) {
@@ -239,8 +265,7 @@ export async function startExport(
       skippedOwned,
       apiKey: req.apiKey ?? null,
       name: null,
-      set,
-      limit: leadCount,
+      record: (tq, id) => recordExportLeads(tq, id, req.userId, set, leadCount),
       charge: (recorded) => recorded,
     })
     return {
@@ -343,11 +368,19 @@ export async function downloadDelta(
       await q.query<ExportRow>("SELECT * FROM searches WHERE id = $1 AND user_id = $2 AND kind = 'export'", [req.searchId, req.userId])
     ).rows[0]
     if (!original) throw notFound('Export not found.')
+    if (original.list_id !== null) {
+      // its leads are a list's matches, not a search's: there is no newer data to ask for
+      throw badRequest(
+        { search_id: [{ code: 'invalid_choice', message: 'This export filled in a list: fresh data is only for exports of a search.' }] },
+        'Fresh data is only for exports of a search; this export filled in a list.',
+      )
+    }
     const filters = normaliseFilters(asFiltersInput(original.filters))
+    await ownLists(q, req.userId, filters, 'search_id')
     const snapshot = original.snapshot_at ? new Date(original.snapshot_at) : new Date(original.created_at)
     const bought = await boughtSoFar(q, req.userId, original.id)
-    const currentTotal = await countMatches(q, { filters, upTo: req.now })
-    const newSince = await countMatches(q, { filters, upTo: req.now, after: bought.cutOff })
+    const currentTotal = await countMatches(q, { filters, upTo: req.now, account: req.userId })
+    const newSince = await countMatches(q, { filters, upTo: req.now, after: bought.cutOff, account: req.userId })
     const balance = await balanceOf(q, account, req.now)
     // What the fresh-data export holds. A skip-owned original (extension) keeps skipping: it holds the
     // leads of the set the account does not have yet, and is charged for exactly those.
@@ -356,6 +389,7 @@ export async function downloadDelta(
       upTo: req.now,
       after: original.capped ? null : bought.cutOff,
       skipOwnedBy: original.skip_owned ? req.userId : null,
+      account: req.userId,
     }
     const unowned = original.skip_owned ? await countMatches(q, set) : null
     const leadCount = unowned ?? (original.capped ? currentTotal : newSince)
@@ -430,8 +464,7 @@ export async function downloadDelta(
       apiKey: req.apiKey ?? null,
       // the name the person gave the search goes with its fresh data (it is the same search)
       name: original.name,
-      set,
-      limit: null,
+      record: (tq, id) => recordExportLeads(tq, id, req.userId, set, null),
       // a capped original's full expansion is charged the difference (interface 4.3 rule 2), whatever was recorded
       charge: (recorded) => (unowned === null && original.capped ? required : recorded),
     })

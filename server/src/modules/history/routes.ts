@@ -44,6 +44,11 @@ const HistoryEntrySchema = z
       description: 'Extension `watched_searches`: the account follows new leads for this search (original exports only).',
       'x-extension': true,
     }),
+    list: z.object({ id: z.number().int(), name: z.string() }).optional().openapi({
+      description:
+        'Extension `lists`: the list this export filled in (POST /api/lists/{id}/enrichment/); its `filters` are empty. Such exports are left out of the history list and shown with their list.',
+      'x-extension': true,
+    }),
   })
   .openapi('HistoryEntry')
 

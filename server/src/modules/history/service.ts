@@ -32,6 +32,8 @@ export interface HistoryEntry {
   api_key: { id: string; token_key: string } | null
   name: string | null
   watched: boolean
+  /** An enrichment export (issue 27): the list it filled in. */
+  list?: { id: number; name: string }
 }
 
 /** An export row with the prefix of the key that started it (LEFT JOIN api_keys) and the balances that paid it. */
@@ -74,6 +76,7 @@ function toEntry(r: EntryRow): HistoryEntry {
     api_key: r.api_key_id && r.api_key_token_key ? { id: r.api_key_id, token_key: r.api_key_token_key } : null,
     name: r.name ?? null,
     watched: r.watched === true,
+    ...(r.list_id !== null && r.list_name !== null ? { list: { id: r.list_id, name: r.list_name } } : {}),
   }
 }
 
@@ -152,7 +155,8 @@ export async function historyPage(
   ask: { page: number; pageSize: number; watchedOnly: boolean; search?: HistorySearch },
 ): Promise<{ count: number; pages: number; entries: HistoryEntry[] }> {
   const found = historySearchWhere(ask.search ?? {}, 2)
-  const where = `s.user_id = $1 AND s.kind = 'export'${ask.watchedOnly ? ' AND s.watched' : ''}${found.sql}`
+  // an enrichment export (issue 27) is a list filled in, not a search: its list shows it
+  const where = `s.user_id = $1 AND s.kind = 'export' AND s.list_id IS NULL${ask.watchedOnly ? ' AND s.watched' : ''}${found.sql}`
   const count =
     (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM searches s WHERE ${where}`, [userId, ...found.params])).rows[0]?.n ?? 0
   const pages = Math.max(1, Math.ceil(count / ask.pageSize))

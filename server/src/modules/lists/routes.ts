@@ -1,9 +1,22 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import { openApiApp } from '../../lib/openapi-app.ts'
-import { authErrors, idParam, INT32_MAX, jsonBody, jsonError, safeString } from '../../lib/schemas.ts'
+import {
+  authErrors,
+  chargedFromSchema,
+  idParam,
+  InsufficientCreditsSchema,
+  INT32_MAX,
+  jsonBody,
+  jsonError,
+  LANGUAGES,
+  safeString,
+} from '../../lib/schemas.ts'
 import { authed, security } from '../auth/authed.ts'
 import { csvField } from '../exports/csv-cell.ts'
+import { EXPORT_COLUMNS } from '../exports/file-locale.ts'
 import { refuseReadOnlyKey } from '../keys/scope.ts'
+import { booleanLike } from '../search/filters.ts'
+import { enrichmentQuote, startEnrichment } from './enrich.ts'
 import { MAX_FILE_MB, MAX_LISTS, MAX_ROWS } from './limits.ts'
 import { LIST_FIELDS } from './mapping.ts'
 import {
@@ -50,6 +63,16 @@ const ListSchema = z
 
 const ListDetailSchema = ListSchema.extend({
   preview: z.array(z.object({ row_no: z.number().int(), cells: z.array(z.string()) })).openapi({ description: 'The first 10 rows.' }),
+  enrichments: z
+    .array(
+      z.object({
+        search_id: z.number().int(),
+        status: z.enum(['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED']),
+        lead_count: z.number().int(),
+        created_at: z.string().openapi({ format: 'date-time' }),
+      }),
+    )
+    .openapi({ description: 'The list’s enrichment exports (POST …/enrichment/), newest first: watched and downloaded like any export.' }),
 }).openapi('ListDetail')
 
 const RULES = ['domain', 'phone', 'name_city', 'manual'] as const
@@ -63,11 +86,26 @@ const RowSchema = z
         company_id: z.number().int(),
         name: z.string().nullable(),
         city: z.string().nullable(),
+        street: z.string().nullable(),
+        postal_code: z.string().nullable(),
         rule: z.enum(RULES),
         confidence: z.number(),
       })
       .nullable(),
-    candidates: z.array(z.number().int()).openapi({ description: 'An ambiguous row’s candidates, best first.' }),
+    candidates: z
+      .array(
+        z
+          .object({
+            company_id: z.number().int(),
+            name: z.string(),
+            city: z.string().nullable(),
+            street: z.string().nullable(),
+            postal_code: z.string().nullable(),
+            website: z.string().nullable(),
+          })
+          .openapi('ListCandidate'),
+      )
+      .openapi({ description: 'An ambiguous row’s candidates, best first (at most 5): one can be chosen with …/match/.' }),
   })
   .openapi('ListRow')
 
@@ -145,7 +183,13 @@ const deleteRoute = route({
   path: '/api/lists/{id}',
   summary: 'Delete a list and its rows',
   request: { params: idParams },
-  responses: { 204: { description: 'Deleted' }, 403: jsonError('A read-only API key'), ...list404, ...authErrors },
+  responses: {
+    204: { description: 'Deleted' },
+    403: jsonError('A read-only API key'),
+    ...list404,
+    409: jsonError('An enrichment export of the list is being written (`code: conflict`): delete it once that has finished'),
+    ...authErrors,
+  },
 })
 
 const mappingRoute = route({
@@ -282,6 +326,101 @@ const reportFileRoute = route({
   },
 })
 
+const EnrichmentQuoteSchema = z
+  .object({
+    list_id: z.number().int(),
+    matched_rows: z.number().int(),
+    companies: z.number().int().openapi({ description: 'Distinct companies the matched rows name.' }),
+    owned: z.number().int().openapi({ description: 'Of those, the ones the account already has.' }),
+    lead_count: z.number().int().openapi({ description: 'The companies charged.' }),
+    credits_required: z.number().int(),
+    keeps: z.array(z.string()).openapi({ description: 'The file’s own headers, kept with every own cell.' }),
+    fills: z.array(z.enum(EXPORT_COLUMNS)).openapi({ description: 'Fields the file lacks: appended as columns, filled for matched rows.' }),
+    fills_empty: z.array(z.enum(LIST_FIELDS)).openapi({ description: 'Mapped fields whose empty cells are filled.' }),
+  })
+  .openapi('ListEnrichmentQuote')
+
+// absent: true, as the enrichment's body defaults it
+const skipOwnedQuery = z
+  .preprocess((v) => v ?? 'true', booleanLike)
+  .openapi({
+    param: { name: 'skip_owned', in: 'query' },
+    default: 'true',
+    description: 'Charge only the matched companies the account does not have yet.',
+  })
+
+const quoteRoute = route({
+  method: 'get',
+  path: '/api/lists/{id}/enrichment',
+  summary: 'What filling in the list would cost and write (“Fill in my list”); nothing is charged',
+  request: { params: idParams, query: z.object({ skip_owned: skipOwnedQuery }).strict() },
+  responses: {
+    200: { description: 'The price and the file’s columns', content: { 'application/json': { schema: EnrichmentQuoteSchema } } },
+    ...list404,
+    400: jsonError('Invalid id or skip_owned'),
+    409: jsonError('The list is not matched yet (`code: conflict`, with `status`)'),
+    ...authErrors,
+  },
+})
+
+const enrichRoute = route({
+  method: 'post',
+  path: '/api/lists/{id}/enrichment',
+  summary: 'Fill in the list: an export of its matched companies in the person’s own file (charges at once)',
+  description:
+    'Charged at start like POST /api/download-csv, 1 credit per matched company the account does not have (`skip_owned`, default) or per matched company (`skip_owned: false`); never for an unmatched or ambiguous row. The file keeps the list’s header, rows, order and every own cell, fills the empty cells of mapped fields, appends the fields it lacks (headers in `file_locale`, as exports’), and ends with `match_status`. Watched and downloaded like any export (download-status, download-completed-csv); retried at the history entry; no fresh data.',
+  request: {
+    params: idParams,
+    body: jsonBody(
+      z
+        .object({
+          skip_owned: z.boolean().optional().openapi({ description: 'Default true.' }),
+          export_format: z.enum(['csv', 'excel']).optional().openapi({ description: 'Default csv.' }),
+          file_locale: z.enum(LANGUAGES).optional().openapi({ description: 'As POST /api/download-csv.' }),
+          expected_credits: z
+            .number()
+            .int()
+            .min(0)
+            .max(INT32_MAX)
+            .optional()
+            .openapi({ description: 'The price the person agreed to: another price now is a 409 `price_changed`, nothing charged.' }),
+        })
+        .strict()
+        .openapi('ListEnrichmentRequest'),
+      false,
+    ),
+  },
+  responses: {
+    202: {
+      description: 'Queued and charged',
+      content: {
+        'application/json': {
+          schema: z
+            .object({
+              search_id: z.number().int(),
+              status: z.string(),
+              lead_count: z.number().int(),
+              credits_charged: z.number().int(),
+              charged_from: chargedFromSchema('which balances paid (the credits that expire first are spent first).').optional(),
+              skipped_owned: z.number().int().optional().openapi({ description: 'With skip_owned: matched companies the account has.' }),
+            })
+            .openapi('ListEnrichmentStarted'),
+        },
+      },
+    },
+    400: jsonError('Invalid input'),
+    403: {
+      description: 'Not enough credits, nothing charged; a read-only key (`code: api_key_read_only`) or a key past its monthly cap.',
+      content: { 'application/json': { schema: InsufficientCreditsSchema } },
+    },
+    404: jsonError('No such list of the caller'),
+    409: jsonError(
+      'The list is not matched yet (`code: conflict`), or the price is not `expected_credits` (`code: price_changed`, with `credits_required`)',
+    ),
+    ...authErrors,
+  },
+})
+
 /** The report file: the list's own columns, then the match of each row, streamed a batch at a time. */
 function reportCsv(db: Parameters<typeof reportRows>[0], id: number, headers: string[]): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder()
@@ -375,6 +514,28 @@ export function listRoutes() {
     refuseReadOnlyKey(c, 'change matches')
     const { id, row_no } = c.req.valid('param')
     return c.json(await setRowMatch(c.var.deps.db, c.var.user.id, id, row_no, c.req.valid('json').company_id), 200)
+  })
+
+  app.openapi(quoteRoute, async (c) =>
+    c.json(await enrichmentQuote(c.var.deps.db, c.var.user.id, c.req.valid('param').id, c.req.valid('query').skip_owned), 200),
+  )
+
+  app.openapi(enrichRoute, async (c) => {
+    refuseReadOnlyKey(c, 'fill in lists')
+    const body = c.req.valid('json') ?? {}
+    const { db, clock, kickExports } = c.var.deps
+    const started = await startEnrichment(db, {
+      userId: c.var.user.id,
+      listId: c.req.valid('param').id,
+      skipOwned: body.skip_owned ?? true,
+      format: body.export_format ?? 'csv',
+      fileLocale: body.file_locale ?? null,
+      expectedCredits: body.expected_credits ?? null,
+      now: clock.now(),
+      apiKey: c.var.apiKey,
+    })
+    kickExports()
+    return c.json(started, 202)
   })
 
   app.openapi(reportFileRoute, async (c) => {

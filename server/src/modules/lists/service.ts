@@ -181,13 +181,28 @@ async function createList(
   })
 }
 
-/** A list with its first 10 rows (the mapping step's preview). */
+/** A list with its first 10 rows (the mapping step's preview) and its enrichment exports, newest first. */
 export async function listDetail(q: Queryable, list: ListRow) {
-  const { rows } = await q.query<{ row_no: number; cells: string[] }>(
-    'SELECT row_no, cells FROM list_rows WHERE list_id = $1 ORDER BY row_no LIMIT 10',
-    [list.id],
-  )
-  return { ...listView(list), preview: rows.map((r) => ({ row_no: r.row_no, cells: r.cells })) }
+  const [{ rows }, enrichments] = await Promise.all([
+    q.query<{ row_no: number; cells: string[] }>('SELECT row_no, cells FROM list_rows WHERE list_id = $1 ORDER BY row_no LIMIT 10', [
+      list.id,
+    ]),
+    q.query<{ id: number; status: string | null; lead_count: number; created_at: Date | string }>(
+      `SELECT id, status, lead_count, created_at FROM searches
+        WHERE list_id = $1 AND user_id = $2 AND kind = 'export' ORDER BY id DESC`,
+      [list.id, list.user_id],
+    ),
+  ])
+  return {
+    ...listView(list),
+    preview: rows.map((r) => ({ row_no: r.row_no, cells: r.cells })),
+    enrichments: enrichments.rows.map((e) => ({
+      search_id: e.id,
+      status: (e.status ?? 'PENDING') as 'PENDING' | 'PROCESSING' | 'COMPLETED' | 'FAILED',
+      lead_count: e.lead_count,
+      created_at: iso(e.created_at)!,
+    })),
+  }
 }
 
 /**
@@ -259,6 +274,18 @@ export async function cancelMatching(q: Queryable, userId: number, id: number) {
 
 export async function deleteList(q: Queryable, userId: number, id: number) {
   await ownList(q, userId, id)
+  // an enrichment export being written reads the list's rows: it was paid for, so it finishes first
+  const writing = await q.query(
+    `SELECT 1 FROM searches WHERE list_id = $1 AND user_id = $2 AND kind = 'export' AND status IN ('PENDING', 'PROCESSING') LIMIT 1`,
+    [id, userId],
+  )
+  if (writing.rows.length) {
+    throw new HttpError(409, {
+      detail: 'The list is being filled in: delete it once that export has finished.',
+      code: 'conflict',
+      status: 'enriching',
+    })
+  }
   // its rows go with it (ON DELETE CASCADE); its file was removed once read
   await q.query('DELETE FROM lists WHERE id = $1 AND user_id = $2', [id, userId])
 }
@@ -281,20 +308,40 @@ export async function matchReport(q: Queryable, userId: number, id: number) {
 
 export const ROWS_PAGE_SIZE = 50
 
+/** A company as a row shows it: enough for a person to tell it from the others of its name. */
+interface CompanyBrief {
+  company_id: number
+  name: string
+  city: string | null
+  street: string | null
+  postal_code: string | null
+  website: string | null
+}
+
 interface RowWithMatch {
   row_no: number
   cells: string[]
   status: RowStatus | null
   rule: Rule | null
   confidence: number | null
-  candidates: number[] | null
+  /** An ambiguous row's candidates, best first. */
+  candidates: CompanyBrief[] | null
   company_id: number | null
   company_name: string | null
   company_city: string | null
+  company_street: string | null
+  company_postal_code: string | null
 }
 
-const ROWS_SQL = `SELECT r.row_no, r.cells, r.status, r.rule, r.confidence, r.candidates, r.company_id,
-                         c.name AS company_name, l3.name AS company_city
+const ROWS_SQL = `SELECT r.row_no, r.cells, r.status, r.rule, r.confidence, r.company_id,
+                         c.name AS company_name, l3.name AS company_city, c.address AS company_street, c.zipcode AS company_postal_code,
+                         CASE WHEN r.candidates IS NOT NULL THEN
+                           (SELECT json_agg(json_build_object('company_id', k.id, 'name', k.name, 'city', kl.name, 'street', k.address,
+                                                              'postal_code', k.zipcode, 'website', k.website) ORDER BY u.n)
+                              FROM unnest(r.candidates) WITH ORDINALITY AS u(id, n)
+                              JOIN companies k ON k.id = u.id
+                              LEFT JOIN level3_locations kl ON kl.id = k.level3_id)
+                         END AS candidates
                     FROM list_rows r
                     LEFT JOIN companies c ON c.id = r.company_id
                     LEFT JOIN level3_locations l3 ON l3.id = c.level3_id`
@@ -306,7 +353,15 @@ const rowView = (r: RowWithMatch) => ({
   match:
     r.company_id === null || r.rule === null || r.confidence === null
       ? null
-      : { company_id: r.company_id, name: r.company_name, city: r.company_city, rule: r.rule, confidence: r.confidence },
+      : {
+          company_id: r.company_id,
+          name: r.company_name,
+          city: r.company_city,
+          street: r.company_street,
+          postal_code: r.company_postal_code,
+          rule: r.rule,
+          confidence: r.confidence,
+        },
   candidates: r.candidates ?? [],
 })
 
@@ -366,15 +421,22 @@ export async function* reportRows(q: Queryable, id: number, batch = 5000): Async
 }
 
 /**
- * The companies matched by the account's lists `listIds`, as an SQL condition on a companies alias
- * `c`: `c.id NOT IN …` for suppression (issue 27, `exclude_lists` on the searches, a later step). Its
- * parameters are numbered from `firstParam`; lists of another account match nothing.
+ * Suppression (issue 27, `exclude_lists` on every search: modules/search/filters.ts): the companies
+ * matched by the account's lists `listIds` (matched rows, manual matches included). `sql` is the
+ * condition on a companies alias `c` that leaves them out, an anti-join on `list_rows_company`;
+ * `matched` selects their ids (for counting what was left out). Both take the same parameters,
+ * numbered from `firstParam`. The lists are narrowed to the account's first, so lists of another
+ * account match nothing even if a caller forgot to refuse them.
  */
-export function listsExcludeWhere(listIds: number[], userId: number, firstParam: number): { sql: string; params: unknown[] } {
+export function listsExcludeWhere(
+  listIds: number[],
+  userId: number,
+  firstParam: number,
+): { sql: string; matched: string; params: unknown[] } {
+  const lists = `ARRAY(SELECT l.id FROM lists l WHERE l.id = ANY($${firstParam}::int[]) AND l.user_id = $${firstParam + 1})`
   return {
-    sql: `NOT EXISTS (SELECT 1 FROM list_rows lr JOIN lists l ON l.id = lr.list_id
-                       WHERE lr.list_id = ANY($${firstParam}::int[]) AND l.user_id = $${firstParam + 1}
-                         AND lr.status = 'matched' AND lr.company_id = c.id)`,
+    sql: `NOT EXISTS (SELECT 1 FROM list_rows lr WHERE lr.list_id = ANY(${lists}) AND lr.company_id = c.id AND lr.status = 'matched')`,
+    matched: `SELECT lr.company_id FROM list_rows lr WHERE lr.list_id = ANY(${lists}) AND lr.status = 'matched' AND lr.company_id IS NOT NULL`,
     params: [listIds, userId],
   }
 }

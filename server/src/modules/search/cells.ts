@@ -2,7 +2,7 @@ import type { Db } from '../../db/db.ts'
 import { cellsOf, CELL_RESOLUTIONS, h3Cover, type Box, type CellResolution } from '../../lib/geometry.ts'
 import { ownedIdsSql, Params } from './company-counts.ts'
 import { cachePerDb, readDataVersion, settled, VersionedCache } from './data-version.ts'
-import { filtersHash, type Filters } from './filters.ts'
+import { filtersHash, ownLists, withoutLists, type Filters } from './filters.ts'
 
 /**
  * GET /api/companies/cells/ (extension `geo`, issue 26): how many leads of a search lie in each H3
@@ -65,15 +65,23 @@ function coverOf(box: Box): string[] | null {
  * One statement: the cells of the matches in the box, grouped by the stored column (an index-only
  * scan of companies_cells, narrowed by the resolution-3 cells covering the box), and the positions of
  * the few matches without stored cells (written by hand since the last start), placed here the way
- * the seed places them.
+ * the seed places them. `who.owner`: only what that account owns; `who.inLists`: only the companies
+ * the search's lists matched (what they leave out), found from the lists' rows; `who.account`: whose lists.
  */
-async function countByCell(db: Db, filters: Filters, res: CellResolution, box: Box, now: Date, owner: number | null) {
-  const p = new Params()
+async function countByCell(
+  db: Db,
+  filters: Filters,
+  res: CellResolution,
+  box: Box,
+  now: Date,
+  who: { owner?: number; account?: number; inLists?: boolean } = {},
+) {
+  const p = new Params(who.account ?? null)
   const at = p.add(now.toISOString())
   const inBox = `c.latitude BETWEEN ${p.add(box.south)}::float8 AND ${p.add(box.north)}::float8
                  AND c.longitude BETWEEN ${p.add(box.west)}::float8 AND ${p.add(box.east)}::float8`
-  const where = p.where(filters)
-  const owned = owner === null ? '' : ` AND c.id IN (${ownedIdsSql(p.add(owner))})`
+  const where = who.inLists ? `${p.inLists(filters)} AND ${p.where(withoutLists(filters))}` : p.where(filters)
+  const owned = who.owner === undefined ? '' : ` AND c.id IN (${ownedIdsSql(p.add(who.owner))})`
   const cover = coverOf(box)
   const covered = cover ? `c.h3_r3 = ANY(${p.add(cover)}::bigint[]) AND ` : ''
   const matching = `${inBox} AND c.created_at <= ${at}::timestamptz AND ${where}${owned}`
@@ -93,18 +101,42 @@ async function countByCell(db: Db, filters: Filters, res: CellResolution, box: B
   return counts
 }
 
-/** Cell counts by data version, filters, resolution and widened box: at most 500 answers or 32 MB. */
+/** Cell counts by data version, filters (and lists' match versions), resolution and widened box: at most 500 answers or 32 MB. */
 const cellCache = cachePerDb(() => new VersionedCache<CellCounts>(500, 32 * 1024 * 1024, (c) => 64 + c.cells.length * 64))
 
-async function sharedCounts(db: Db, filters: Filters, res: CellResolution, box: Box, now: Date): Promise<CellCounts> {
+const byCount = (a: [string, number], b: [string, number]) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)
+
+/**
+ * The counts of the search in the box. A search leaving lists out (extension `lists`) takes those of
+ * the search without them (one cache entry for every account) less the lists' matches in the box,
+ * found from the lists' rows; `search.lists` (their match versions, ownLists) keys it.
+ */
+async function sharedCounts(
+  db: Db,
+  filters: Filters,
+  res: CellResolution,
+  box: Box,
+  now: Date,
+  search: { account: number; lists: string },
+): Promise<CellCounts> {
   const compute = async (): Promise<CellCounts> => {
-    const counts = await countByCell(db, filters, res, box, now, null)
-    const cells = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    if (!filters.exclude_lists) {
+      const cells = [...(await countByCell(db, filters, res, box, now))].sort(byCount)
+      return { cells, total: cells.reduce((sum, [, n]) => sum + n, 0) }
+    }
+    const [all, leftOut] = await Promise.all([
+      sharedCounts(db, withoutLists(filters), res, box, now, { account: search.account, lists: '' }),
+      countByCell(db, filters, res, box, now, { account: search.account, inLists: true }),
+    ])
+    const cells = all.cells
+      .map(([cell, n]): [string, number] => [cell, n - (leftOut.get(cell) ?? 0)])
+      .filter(([, n]) => n > 0)
+      .sort(byCount)
     return { cells, total: cells.reduce((sum, [, n]) => sum + n, 0) }
   }
   const version = await readDataVersion(db)
   if (!settled(version, now)) return compute()
-  const key = `${filtersHash(filters)}:${res}:${box.west},${box.south},${box.east},${box.north}`
+  const key = `${filtersHash(filters)}:${search.lists}:${res}:${box.west},${box.south},${box.east},${box.north}`
   return cellCache(db).get(version, key, compute)
 }
 
@@ -118,7 +150,8 @@ export interface CellsAnswer {
 /**
  * The cells of a search in a box: the counts are the same for every account (cached by data
  * version); what the account owns (the companies its exports list, as GET /api/companies/owned/
- * counts them) is read live, and only when it has exported anything.
+ * counts them) is read live, and only when it has exported anything. A search leaving lists out
+ * (extension `lists`) is the account's own: its lists are checked first (ownLists).
  */
 export async function searchCells(
   db: Db,
@@ -131,9 +164,12 @@ export async function searchCells(
 ): Promise<CellsAnswer> {
   const resolution = resolutionForZoom(zoom)
   const snapped = snapBox(box, zoom)
+  const lists = await ownLists(db, userId, filters)
   const exported = db.query('SELECT 1 FROM export_leads WHERE user_id = $1 LIMIT 1', [userId])
-  const [shared, owns] = await Promise.all([sharedCounts(db, filters, resolution, snapped, now), exported])
-  const owned = owns.rows.length ? await countByCell(db, filters, resolution, snapped, now, userId) : new Map<string, number>()
+  const [shared, owns] = await Promise.all([sharedCounts(db, filters, resolution, snapped, now, { account: userId, lists }), exported])
+  const owned = owns.rows.length
+    ? await countByCell(db, filters, resolution, snapped, now, { owner: userId, account: userId })
+    : new Map<string, number>()
   const kept = shared.cells.slice(0, maxCells)
   return {
     resolution,

@@ -1,6 +1,6 @@
 import type { Db, Queryable } from '../../db/db.ts'
 import { cachePerDb, settled, VersionedCache, type DataVersion } from './data-version.ts'
-import { filtersHash, filtersWhere, hasTerritory, type Filters } from './filters.ts'
+import { filtersHash, filtersWhere, hasTerritory, listsMatched, withoutLists, type Filters } from './filters.ts'
 
 /**
  * How many companies match the filters and existed at `now` (created_at <= now): the preview's
@@ -22,6 +22,12 @@ import { filtersHash, filtersWhere, hasTerritory, type Filters } from './filters
  * again), the statement counts the companies themselves instead. So does a search narrowed to a
  * territory (extension `geo`), which no place's count can answer: the companies in its box (the
  * companies_position index) and then exactly inside it.
+ *
+ * A search leaving lists out (extension `lists`) is the same count less the companies the lists
+ * matched among its results: a semi-join of the lists' rows with the search's companies, which
+ * costs the lists' rows or the search's companies, whichever the planner finds fewer (about a
+ * second for a list of 100,000 rows against a country of 140,000 at 1M companies on a busy
+ * machine): the caches keep such counts by the lists' match versions (ownLists, migration 034).
  */
 
 export interface CountQuery {
@@ -29,22 +35,30 @@ export interface CountQuery {
   params: unknown[]
 }
 
-/** The SQL parameters of one statement, numbered as they are added. */
+/** The SQL parameters of one statement, numbered as they are added; `account`: whose lists a search may leave out. */
 export class Params {
   readonly values: unknown[] = []
+  constructor(private readonly account: number | null = null) {}
   add(value: unknown): string {
     this.values.push(value)
     return `$${this.values.length}`
   }
   /** filtersWhere on alias `c`, its parameters numbered after the ones already added. */
   where(f: Filters): string {
-    const w = filtersWhere(f, this.values.length + 1)
+    const w = filtersWhere(f, this.values.length + 1, this.account)
     this.values.push(...w.params)
     return w.sql
   }
+  /** On companies `c`: among the companies the search's lists matched (what it leaves out). */
+  inLists(f: Filters): string {
+    const lists = listsMatched(f.exclude_lists ?? [], this.account, this.values.length + 1)
+    this.values.push(...lists.params)
+    return `c.id IN (${lists.matched})`
+  }
 }
 
-const placeOnly = (f: Filters): Filters => ({ ...f, category: [], main_activity_only: false })
+/** The place and flags of a search: the columns the kept counts have (no categories, no lists). */
+const placeOnly = (f: Filters): Filters => ({ ...withoutLists(f), category: [], main_activity_only: false })
 /** Whether a place below the country level is chosen (the per-country counts cannot answer then). */
 export const choosesPlaces = (f: Filters) => f.level1_location.length + f.level2_location.length + f.level3_location.length > 0
 /** "Any of several categories" (not the main one only): a company may hold several of them. */
@@ -105,37 +119,53 @@ function plainCount(f: Filters, p: Params, now: string, owner: string | null): s
 }
 
 /**
- * One statement answering `n` (the count) and `companies` (how many companies there are in all, for
- * choosing a row plan), for the filters at `now`; with `owner`, only what that account owns.
+ * One statement answering `n` (the count), `excluded` (how many of the search's companies its lists
+ * left out) and `companies` (how many companies there are in all, for choosing a row plan), for the
+ * filters at `now`; with `owner`, only what that account owns. `account`: whose lists the search
+ * leaves out (the owner's, for an owned count).
  */
-export function countQuery(f: Filters, now: Date, owner: number | null = null): CountQuery {
-  const p = new Params()
+export function countQuery(f: Filters, now: Date, owner: number | null = null, account: number | null = owner): CountQuery {
+  const p = new Params(account)
   const at = p.add(now.toISOString())
   const user = owner === null ? null : p.add(owner)
+  const search = withoutLists(f)
+  const lists = f.exclude_lists
+    ? `(SELECT count(*) FROM companies c WHERE ${p.inLists(f)} AND c.created_at <= ${at} AND ${p.where(search)}` +
+      `${user ? ` AND c.id IN (${ownedIdsSql(user)})` : ''})`
+    : '0'
   if (hasTerritory(f)) {
-    const sql = `SELECT (${plainCount(f, p, at, user)})::int AS n, coalesce(s.max_id, 0) AS companies, false AS aggregated
-                   FROM (VALUES (1)) one LEFT JOIN company_counts_state s ON true`
+    const sql = `SELECT ((${plainCount(search, p, at, user)}) - x.n)::int AS n, x.n::int AS excluded,
+                        coalesce(s.max_id, 0) AS companies, false AS aggregated
+                   FROM (SELECT ${lists} AS n OFFSET 0) x LEFT JOIN company_counts_state s ON true`
     return { sql, params: p.values }
   }
-  const sql = `SELECT (CASE WHEN s.max_created_at > ${at}::timestamptz THEN (${plainCount(f, p, at, user)})
-                          ELSE (${aggregateCount(f, p, user)}) END)::int AS n,
+  const sql = `SELECT ((CASE WHEN s.max_created_at > ${at}::timestamptz THEN (${plainCount(search, p, at, user)})
+                          ELSE (${aggregateCount(search, p, user)}) END) - x.n)::int AS n, x.n::int AS excluded,
                       coalesce(s.max_id, 0) AS companies, (s.max_created_at IS NULL OR s.max_created_at <= ${at}::timestamptz) AS aggregated
-                 FROM (VALUES (1)) one LEFT JOIN company_counts_state s ON true`
+                 FROM (SELECT ${lists} AS n OFFSET 0) x LEFT JOIN company_counts_state s ON true`
   return { sql, params: p.values }
 }
 
 export interface Counted {
   count: number
+  /** Of the search's companies, how many its lists left out (extension `lists`; 0 without lists). */
+  excluded: number
   /** How many companies there are in all (to choose a row plan). */
   companies: number
   /** Whether the kept counts answered (every company existed at `now`, no territory). */
   aggregated: boolean
 }
 
-export async function countCompanies(q: Queryable, filters: Filters, now: Date, owner: number | null = null): Promise<Counted> {
-  const { sql, params } = countQuery(filters, now, owner)
-  const row = (await q.query<{ n: number; companies: number; aggregated: boolean }>(sql, params)).rows[0]
-  return { count: row?.n ?? 0, companies: row?.companies ?? 0, aggregated: row?.aggregated ?? false }
+export async function countCompanies(
+  q: Queryable,
+  filters: Filters,
+  now: Date,
+  owner: number | null = null,
+  account: number | null = owner,
+): Promise<Counted> {
+  const { sql, params } = countQuery(filters, now, owner, account)
+  const row = (await q.query<{ n: number; excluded: number; companies: number; aggregated: boolean }>(sql, params)).rows[0]
+  return { count: row?.n ?? 0, excluded: row?.excluded ?? 0, companies: row?.companies ?? 0, aggregated: row?.aggregated ?? false }
 }
 
 /** Counts by data version and filters (data-version.ts): 20,000 of them take a few MB. */
@@ -144,8 +174,17 @@ const countCache = cachePerDb(() => new VersionedCache<Counted>(20_000, 8 * 1024
 /**
  * countCompanies, served from the cache when `version` (read by the caller in a round trip it makes
  * anyway) allows it. Never for charging: an export counts inside its own transaction (modules/exports/service.ts).
+ * A search leaving lists out names the account asking and its lists' match versions (`lists`, from
+ * ownLists): their matches change without the data version (a person un-matching a row).
  */
-export function countCompaniesAt(db: Db, version: DataVersion | null, filters: Filters, now: Date): Promise<Counted> {
-  if (!settled(version, now)) return countCompanies(db, filters, now)
-  return countCache(db).get(version, filtersHash(filters), () => countCompanies(db, filters, now))
+export function countCompaniesAt(
+  db: Db,
+  version: DataVersion | null,
+  filters: Filters,
+  now: Date,
+  asker: { account: number; lists: string } | null = null,
+): Promise<Counted> {
+  const compute = () => countCompanies(db, filters, now, null, asker?.account ?? null)
+  if (!settled(version, now)) return compute()
+  return countCache(db).get(version, `${filtersHash(filters)}:${asker?.lists ?? ''}`, compute)
 }

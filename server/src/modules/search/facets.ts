@@ -2,7 +2,7 @@ import type { Db } from '../../db/db.ts'
 import { EXTENSIONS } from '../capabilities/service.ts'
 import { choosesPlaces, companyRows, needsDistinct, Params } from './company-counts.ts'
 import { cachePerDb, readDataVersion, settled, VersionedCache } from './data-version.ts'
-import { filtersHash, filtersWhere, hasTerritory, type Filters } from './filters.ts'
+import { filtersHash, filtersWhere, hasTerritory, ownLists, withoutLists, type Filters } from './filters.ts'
 
 /** Buckets per kind: the number capabilities declare (`facets.limit`). */
 export const FACET_LIMIT = EXTENSIONS.facets!.limit as number
@@ -29,11 +29,15 @@ interface Facets {
 /** Facets by data version, filters and language (data-version.ts): ≈ 2 KB each. */
 const facetsCache = cachePerDb(() => new VersionedCache<Facets>(2000, 8 * 1024 * 1024, (f) => 2 * JSON.stringify(f).length))
 
-/** GET /api/companies/facets/: the same for every account, so cached by data version while the clock is not behind the data. */
-export async function facets(db: Db, filters: Filters, lang: string, now: Date): Promise<Facets> {
-  const version = await readDataVersion(db)
-  const compute = () => facetsOf(db, filters, now, lang)
-  return settled(version, now) ? facetsCache(db).get(version, `${filtersHash(filters)}:${lang}`, compute) : compute()
+/**
+ * GET /api/companies/facets/: the same for every account, so cached by data version while the clock
+ * is not behind the data; a search leaving the account's lists out (extension `lists`) is the
+ * account's own, cached by its lists' match versions too (ownLists).
+ */
+export async function facets(db: Db, account: number, filters: Filters, lang: string, now: Date): Promise<Facets> {
+  const [lists, version] = await Promise.all([ownLists(db, account, filters), readDataVersion(db)])
+  const compute = () => facetsOf(db, account, filters, now, lang)
+  return settled(version, now) ? facetsCache(db).get(version, `${filtersHash(filters)}:${lists}:${lang}`, compute) : compute()
 }
 
 type FacetRow = { kind: string; id: number | null; name: string | null; country: string | null; n: number; e: number; p: number; w: number }
@@ -45,10 +49,19 @@ type FacetRow = { kind: string; id: number | null; name: string | null; country:
  * categories"; the category buckets from the (category, city or country, flags) counts. One
  * statement, bounded by categories × places × flags. It answers nothing when a company was created
  * after `now` (a test clock behind the data): then plainFacets counts the companies themselves.
+ *
+ * Lists left out (extension `lists`): the companies they matched among the search's (`x`, found from
+ * the lists' rows) are taken from every count before the buckets are ranked.
  */
-export function aggregateFacetsSql(filters: Filters, now: Date, lang: string): { sql: string; params: unknown[] } {
-  const p = new Params()
+export function aggregateFacetsSql(
+  searched: Filters,
+  now: Date,
+  lang: string,
+  account: number | null = null,
+): { sql: string; params: unknown[] } {
+  const p = new Params(account)
   const at = p.add(now.toISOString())
+  const filters = withoutLists(searched)
   const place = { ...filters, category: [], main_activity_only: false }
   const count = filters.main_activity_only ? 'n_main' : 'n'
   let source: string
@@ -65,39 +78,63 @@ export function aggregateFacetsSql(filters: Filters, now: Date, lang: string): {
     total = (flag) => `sum(c.${count})${flag ? ` FILTER (WHERE c.${flag})` : ''}`
   }
   const categorySource = choosesPlaces(filters) ? 'category_counts' : 'category_country_counts'
-  const chosenCategories = filters.category.length ? ` AND c.category_id = ANY(${p.add(filters.category)}::int[])` : ''
+  const chosen = filters.category.length ? p.add(filters.category) : null
+  const chosenCategories = chosen ? ` AND c.category_id = ANY(${chosen}::int[])` : ''
   const categoryWhere = p.where(place)
   const language = p.add(lang)
+  // the lists' matches among the search's companies (read by the lists' rows), and each count less theirs
+  const lists = searched.exclude_lists
+    ? `, x AS MATERIALIZED (SELECT c.level1_id, c.category_ids, c.main_category_id, c.has_email, c.has_phone, c.has_website
+                            FROM companies c WHERE ${p.inLists(searched)} AND c.created_at <= ${at}::timestamptz AND ${p.where(filters)})`
+    : ''
+  const less = (counts: string, excluded: string) =>
+    lists ? `SELECT id, sum(n) AS n FROM (${counts} UNION ALL ${excluded}) u GROUP BY 1` : counts
+  const xCategories = filters.main_activity_only
+    ? `SELECT x.main_category_id, -count(*) FROM x${chosen ? ` WHERE x.main_category_id = ANY(${chosen}::int[])` : ''} GROUP BY 1`
+    : `SELECT k.id, -count(*) FROM x CROSS JOIN LATERAL unnest(x.category_ids) k(id)${chosen ? ` WHERE k.id = ANY(${chosen}::int[])` : ''} GROUP BY 1`
   const chosenRegions = () => (filters.level1_location.length ? `AND l1.id = ANY(${p.add(filters.level1_location)}::int[])` : '')
+  const regionCounts = less(
+    `SELECT c.level1_id AS id, ${total()} AS n FROM ${source} GROUP BY 1`,
+    'SELECT x.level1_id, -count(*) FROM x GROUP BY 1',
+  )
   const regions = regionsNarrowable(filters)
-    ? `UNION ALL (SELECT 'level1', l1.id, l1.name, l1.country_code::text, t.n, 0, 0, 0
-                    FROM gate, (SELECT c.level1_id AS id, (${total()})::int AS n FROM ${source} GROUP BY 1) t
+    ? `UNION ALL (SELECT 'level1', l1.id, l1.name, l1.country_code::text, t.n::int, 0, 0, 0
+                    FROM gate, (${regionCounts}) t
                     JOIN level1_locations l1 ON l1.id = t.id
                    WHERE t.n > 0 ${chosenRegions()}
                    ORDER BY t.n DESC, l1.id LIMIT ${FACET_LIMIT})`
     : ''
-  const sql = `WITH gate AS (SELECT 1 FROM company_counts_state WHERE max_created_at IS NULL OR max_created_at <= ${at}::timestamptz)
+  const totals = `SELECT coalesce(${total()}, 0) AS n, coalesce(${total('has_email')}, 0) AS e,
+                         coalesce(${total('has_phone')}, 0) AS p, coalesce(${total('has_website')}, 0) AS w FROM ${source}`
+  const xTotals = `SELECT count(*) AS n, count(*) FILTER (WHERE x.has_email) AS e, count(*) FILTER (WHERE x.has_phone) AS p,
+                          count(*) FILTER (WHERE x.has_website) AS w FROM x`
+  const totalRow = lists
+    ? `SELECT (t.n - xt.n)::int AS n, (t.e - xt.e)::int AS e, (t.p - xt.p)::int AS p, (t.w - xt.w)::int AS w FROM (${totals}) t, (${xTotals}) xt`
+    : `SELECT t.n::int AS n, t.e::int AS e, t.p::int AS p, t.w::int AS w FROM (${totals}) t`
+  const categoryCounts = less(
+    `SELECT c.category_id AS id, sum(c.${count}) AS n FROM ${categorySource} c WHERE ${categoryWhere}${chosenCategories} GROUP BY 1`,
+    xCategories,
+  )
+  const sql = `WITH gate AS (SELECT 1 FROM company_counts_state WHERE max_created_at IS NULL OR max_created_at <= ${at}::timestamptz)${lists}
     SELECT 'total'::text AS kind, NULL::int AS id, NULL::text AS name, NULL::text AS country, t.*
-      FROM gate, (SELECT coalesce(${total()}, 0)::int AS n, coalesce(${total('has_email')}, 0)::int AS e,
-                         coalesce(${total('has_phone')}, 0)::int AS p, coalesce(${total('has_website')}, 0)::int AS w FROM ${source}) t
+      FROM gate, (${totalRow}) t
     ${regions}
-    UNION ALL (SELECT 'category', cat.id, coalesce(cat.names ->> ${language}::text, cat.name_en), NULL, t.n, 0, 0, 0
-                 FROM gate, (SELECT c.category_id AS id, sum(c.${count})::int AS n FROM ${categorySource} c
-                              WHERE ${categoryWhere}${chosenCategories} GROUP BY 1) t
+    UNION ALL (SELECT 'category', cat.id, coalesce(cat.names ->> ${language}::text, cat.name_en), NULL, t.n::int, 0, 0, 0
+                 FROM gate, (${categoryCounts}) t
                  JOIN categories cat ON cat.id = t.id
                 WHERE t.n > 0
                 ORDER BY t.n DESC, cat.id LIMIT ${FACET_LIMIT})`
   return { sql, params: p.values }
 }
 
-async function facetsOf(db: Db, filters: Filters, now: Date, lang: string): Promise<Facets> {
+async function facetsOf(db: Db, account: number, filters: Filters, now: Date, lang: string): Promise<Facets> {
   let rows: FacetRow[] = []
   // a territory (extension `geo`) is no place the kept counts know: its companies are counted
   if (!hasTerritory(filters)) {
-    const aggregate = aggregateFacetsSql(filters, now, lang)
+    const aggregate = aggregateFacetsSql(filters, now, lang, account)
     rows = (await db.query<FacetRow>(aggregate.sql, aggregate.params)).rows
   }
-  if (!rows.some((r) => r.kind === 'total')) rows = await plainFacets(db, filters, now, lang)
+  if (!rows.some((r) => r.kind === 'total')) rows = await plainFacets(db, account, filters, now, lang)
   const total = rows.find((r) => r.kind === 'total')!
   const buckets = (kind: string) => rows.filter((r) => r.kind === kind)
   return {
@@ -113,8 +150,8 @@ async function facetsOf(db: Db, filters: Filters, now: Date, lang: string): Prom
 }
 
 /** The facets counted from the companies themselves: a pass over every match (for a territory, or a clock behind the data). */
-async function plainFacets(db: Db, filters: Filters, now: Date, lang: string): Promise<FacetRow[]> {
-  const where = filtersWhere(filters, 2)
+async function plainFacets(db: Db, account: number, filters: Filters, now: Date, lang: string): Promise<FacetRow[]> {
+  const where = filtersWhere(filters, 2, account)
   const params = [now.toISOString(), ...where.params]
   const matching = `FROM companies c WHERE c.created_at <= $1 AND ${where.sql}`
   const next = params.length + 1

@@ -15,7 +15,10 @@ import {
   type Near,
   type Territory,
 } from '../../lib/geometry.ts'
+import type { Queryable } from '../../db/db.ts'
+import { badRequest } from '../../lib/errors.ts'
 import { safeString } from '../../lib/schemas.ts'
+import { listsExcludeWhere } from '../lists/service.ts'
 
 /**
  * The company filters of `GET /api/companies/` (decisions.md table), shared by the preview, the
@@ -24,6 +27,8 @@ import { safeString } from '../../lib/schemas.ts'
  */
 
 export const MAX_LIST_VALUES = 50
+/** Lists one search may leave out (extension `lists`): as many as an account may hold. */
+export const MAX_EXCLUDE_LISTS = 20
 const INT32_MAX = 2_147_483_647
 
 /** One query value or several → trimmed, non-empty parts (splitting on commas). */
@@ -38,12 +43,12 @@ function splitList(value: string | string[] | undefined): string[] {
 
 const rawList = z.union([safeString(), z.array(safeString())]).optional()
 
-function tooMany(ctx: z.RefinementCtx, count: number): boolean {
-  if (count <= MAX_LIST_VALUES) return false
+function tooMany(ctx: z.RefinementCtx, count: number, limit = MAX_LIST_VALUES): boolean {
+  if (count <= limit) return false
   ctx.addIssue({
     code: 'custom',
-    message: `At most ${MAX_LIST_VALUES} values are allowed (got ${count}).`,
-    params: { code: 'too_many_values', limit: MAX_LIST_VALUES },
+    message: `At most ${limit} values are allowed (got ${count}).`,
+    params: { code: 'too_many_values', limit },
   })
   return true
 }
@@ -82,12 +87,12 @@ const countryList = rawList
     example: 'DE',
   })
 
-/** Positive int32 ids, repeated (`states=1&states=2`) or comma-separated (`states=1,2`), at most 50. */
-export const idListQuery = (what: string) =>
+/** Positive int32 ids, repeated (`states=1&states=2`) or comma-separated (`states=1,2`), at most `limit`. */
+export const idListQuery = (what: string, limit = MAX_LIST_VALUES) =>
   rawList
     .transform((value, ctx) => {
       const parts = splitList(value)
-      if (tooMany(ctx, parts.length)) return z.NEVER
+      if (tooMany(ctx, parts.length, limit)) return z.NEVER
       const bad = parts.filter((p) => !/^\d{1,10}$/.test(p) || Number(p) < 1 || Number(p) > INT32_MAX)
       if (bad.length) {
         ctx.addIssue({
@@ -158,6 +163,14 @@ export const filtersQuerySchema = z.object({
     pattern: '^-?[0-9.]+,-?[0-9.]+,[0-9.]+$',
     'x-extension': true,
   }),
+  exclude_lists: idListQuery('list', MAX_EXCLUDE_LISTS).openapi({
+    description:
+      `Extension \`lists\`: leave out the companies matched by these lists of the account (at most ${MAX_EXCLUDE_LISTS}, repeated or ` +
+      "comma-separated; matched rows, manual matches included). A list that is not the caller's, or no longer exists, is a 400 " +
+      "(`unknown_list` on `exclude_lists`). Counts follow the lists' matches as they change.",
+    example: '12,15',
+    'x-extension': true,
+  }),
   paginate: booleanLike,
   page: safeString()
     .optional()
@@ -189,6 +202,8 @@ export interface Filters {
   within?: Territory
   /** Extension `geo`: only companies within this great-circle distance of a point. */
   near?: Near
+  /** Extension `lists`: leave out the companies these lists of the account matched; absent when none (the hash stays as it was). */
+  exclude_lists?: number[]
 }
 
 /** What normaliseFilters accepts: parsed query output, a stored `searches.filters` JSON, or a partial one. */
@@ -222,7 +237,36 @@ export function normaliseFilters(input: FiltersInput): Filters {
   }
   if (input.within != null) filters.within = canonicalTerritory(input.within)
   if (input.near != null) filters.near = canonicalNear(input.near)
+  const lists = sortedUniqueNumbers(input.exclude_lists)
+  if (lists.length) filters.exclude_lists = lists
   return filters
+}
+
+/** The search without its lists: what every account's counts share (cached), from which the lists' matches are taken away. */
+export function withoutLists(f: Filters): Filters {
+  const { exclude_lists: _lists, ...rest } = f
+  return rest
+}
+
+/**
+ * Refuses a search naming a list that is not the account's (another account's, a deleted one, one
+ * still uploading) before anything is counted: 400 `unknown_list` on `field`, in the same words
+ * whoever holds the list, so that an answer never tells whether a list id exists. `field` is
+ * `exclude_lists` for a search, or `search_id` for an export or fresh data started from a stored
+ * search whose list was deleted since (it would otherwise leave nothing out and charge for more).
+ * Answers the versions of the lists' matches (migration 034) as a cache key ('' without lists): a
+ * search's cached counts are those of the lists as they are matched now.
+ */
+export async function ownLists(q: Queryable, account: number, f: Filters, field = 'exclude_lists'): Promise<string> {
+  if (!f.exclude_lists) return ''
+  const { rows } = await q.query<{ id: number; matches_version: string }>(
+    `SELECT id, matches_version::text FROM lists WHERE id = ANY($1::int[]) AND user_id = $2 AND status <> 'uploading' ORDER BY id`,
+    [f.exclude_lists, account],
+  )
+  if (rows.length === f.exclude_lists.length) return rows.map((r) => `${r.id}@${r.matches_version}`).join(',')
+  const message =
+    field === 'exclude_lists' ? 'No such list.' : 'This search leaves out a list that no longer exists: search again without it.'
+  throw badRequest({ [field]: [{ code: 'unknown_list', message }] })
 }
 
 /** Whether a search is narrowed to a territory (then the counts kept by place cannot answer it). */
@@ -251,8 +295,12 @@ export function filtersHash(f: Filters): string {
  * Categories: any of the company's categories (`category_ids &&`, GIN), or with main_activity_only
  * only its main category. A parent area is never summed from its children: the count is one
  * count(*) over companies.
+ *
+ * Lists (extension `lists`): an anti-join on the matches of `account`'s lists (listsExcludeWhere), so
+ * a search leaving lists out needs the account asking; whether the lists are its own was checked
+ * before (ownLists), with a 400.
  */
-export function filtersWhere(f: Filters, firstParam = 1): { sql: string; params: unknown[] } {
+export function filtersWhere(f: Filters, firstParam = 1, account: number | null = null): { sql: string; params: unknown[] } {
   const params: unknown[] = []
   const p = (value: unknown) => {
     params.push(value)
@@ -301,7 +349,20 @@ export function filtersWhere(f: Filters, firstParam = 1): { sql: string; params:
   if (f.within) conditions.push(withinSql(f.within, p))
   if (f.near) conditions.push(nearSql(f.near, p))
 
+  if (f.exclude_lists) {
+    const lists = listsMatched(f.exclude_lists, account, firstParam + params.length)
+    params.push(...lists.params)
+    conditions.push(lists.sql)
+  }
+
   return { sql: conditions.length ? conditions.join(' AND ') : 'TRUE', params }
+}
+
+/** The account's lists' matches (listsExcludeWhere), parameters numbered from `firstParam`. */
+export function listsMatched(listIds: number[], account: number | null, firstParam: number) {
+  // a programming error, not a request's: a path that counts a search of lists without saying whose
+  if (account === null) throw new Error('A search leaving out lists is counted without its account.')
+  return listsExcludeWhere(listIds, account, firstParam)
 }
 
 /** The box prefilter (companies_position's index), then the exact test. */

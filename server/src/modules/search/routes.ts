@@ -149,6 +149,16 @@ const PreviewSchema = z
     results: z.array(LeadSchema),
     page: z.number().int(),
     page_size: z.number().int(),
+    excluded_by_lists: z
+      .number()
+      .int()
+      .optional()
+      .openapi({
+        description:
+          'Extension `lists`, only with `exclude_lists`: how many companies matching the other filters the lists left out ' +
+          '(totalCount is what remains).',
+        'x-extension': true,
+      }),
   })
   .openapi('CompanyPreview')
 
@@ -258,7 +268,7 @@ export function searchRoutes() {
     const { lang = 'en', ...query } = c.req.valid('query')
     const { db, clock } = c.var.deps
     const now = clock.now()
-    return c.json(await facets(db, normaliseFilters(query), lang, now), 200)
+    return c.json(await facets(db, c.var.user.id, normaliseFilters(query), lang, now), 200)
   })
 
   app.openapi(ownedRoute, async (c) => {

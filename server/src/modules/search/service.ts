@@ -12,7 +12,7 @@ import {
   VersionedCache,
   type DataVersion,
 } from './data-version.ts'
-import { filtersHash, type Filters } from './filters.ts'
+import { filtersHash, ownLists, type Filters } from './filters.ts'
 
 export const PREVIEW_SIZE = 10
 export const PAGE_SIZE = 50
@@ -116,6 +116,8 @@ interface Lead extends Omit<LeadRow, 'emails' | 'rating' | 'collected_at'> {
  */
 interface PreviewPage {
   totalCount: number
+  /** Extension `lists`: of the search's companies, how many its lists left out. */
+  excluded: number
   /** `"results":[…]}`; null: the page is past the end (404) */
   tail: SharedJsonTail | null
 }
@@ -146,7 +148,9 @@ function pageIds(
   const matches = Math.max(counted.count, 1)
   const walk = (take * Math.max(counted.companies, counted.count)) / matches
   const fetchAll = 5 * matches
-  const fromIndex = counted.aggregated && filters.category.length ? 0.2 * matches * filters.category.length + 5 * take : Infinity
+  // company_categories' entries carry no list: a search leaving lists out reads the companies
+  const fromIndex =
+    counted.aggregated && filters.category.length && !filters.exclude_lists ? 0.2 * matches * filters.category.length + 5 * take : Infinity
   const limit = `LIMIT ${take - offset} OFFSET ${offset}`
   if (fromIndex < Math.min(walk, fetchAll)) {
     return `SELECT c.company_id AS id FROM company_categories c
@@ -159,11 +163,19 @@ function pageIds(
            ORDER BY ${walk < fetchAll ? 'c.id' : 'c.id + 0'} ${limit}`
 }
 
-async function previewPage(db: Db, filters: Filters, now: Date, lang: string, pageSize: number, offset: number): Promise<PreviewPage> {
-  const counted = await countCompanies(db, filters, now)
-  const { count: totalCount } = counted
-  if (offset > 0 && offset >= totalCount) return { totalCount, tail: null }
-  const p = new Params()
+async function previewPage(
+  db: Db,
+  account: number,
+  filters: Filters,
+  now: Date,
+  lang: string,
+  pageSize: number,
+  offset: number,
+): Promise<PreviewPage> {
+  const counted = await countCompanies(db, filters, now, null, account)
+  const { count: totalCount, excluded } = counted
+  if (offset > 0 && offset >= totalCount) return { totalCount, excluded, tail: null }
+  const p = new Params(account)
   const at = p.add(now.toISOString())
   const language = p.add(lang)
   const ids = pageIds(filters, p, counted, offset + pageSize, offset, `${at}::timestamptz`)
@@ -188,14 +200,15 @@ async function previewPage(db: Db, filters: Filters, now: Date, lang: string, pa
     rating: rating === null ? null : Number(rating),
     collected_at: new Date(collected_at).toISOString(),
   }))
-  return { totalCount, tail: new SharedJsonTail(`"results":${JSON.stringify(results)}}`) }
+  return { totalCount, excluded, tail: new SharedJsonTail(`"results":${JSON.stringify(results)}}`) }
 }
 
 /**
  * GET /api/companies/: the count of a search and a page of its leads, masked (the first page of
  * PREVIEW_SIZE, or pages of PAGE_SIZE with `paginate`), as the JSON text of the answer; 404 past the
  * end. The account's search_id for these filters (decisions.md) is the only part of the answer that
- * is not the same for every account.
+ * is not the same for every account, unless the search leaves the account's lists out (extension
+ * `lists`): then the page is the account's, cached by its lists' match versions too (ownLists).
  */
 export async function preview(
   db: Db,
@@ -209,24 +222,27 @@ export async function preview(
   const pageSize = paginate ? PAGE_SIZE : PREVIEW_SIZE
   const offset = paginate ? (page - 1) * PAGE_SIZE : 0
 
-  const head = await previewHead(db, userId, hash)
-  const compute = () => previewPage(db, filters, now, lang, pageSize, offset)
-  const [searchId, { totalCount, tail }] = await Promise.all([
+  // the lists are checked before the search is recorded or counted
+  const [lists, head] = await Promise.all([ownLists(db, userId, filters), previewHead(db, userId, hash)])
+  const compute = () => previewPage(db, userId, filters, now, lang, pageSize, offset)
+  const [searchId, { totalCount, excluded, tail }] = await Promise.all([
     head.searchId === undefined
       ? newPreviewSearch(db, userId, filters, hash, now)
       : touchPreviewSearch(db, head.searchId, head.usedAt, now),
-    settled(head.version, now) ? pageCache(db).get(head.version, `${hash}:${lang}:${pageSize}:${offset}`, compute) : compute(),
+    settled(head.version, now) ? pageCache(db).get(head.version, `${hash}:${lists}:${lang}:${pageSize}:${offset}`, compute) : compute(),
   ])
   if (!tail) throw notFound('Invalid page.')
   // the keys of the answer's schema (CompanyPreview) in its order, written by hand in front of the cached leads
-  const own = `{"totalCount":${totalCount},"search_id":${searchId},"page":${paginate ? page : 1},"page_size":${pageSize},`
+  const leftOut = filters.exclude_lists ? `"excluded_by_lists":${excluded},` : ''
+  const own = `{"totalCount":${totalCount},"search_id":${searchId},"page":${paginate ? page : 1},"page_size":${pageSize},${leftOut}`
   return new JsonText(own, tail)
 }
 
 /** GET /api/companies/owned/: of a search's leads, those an export of this account already holds (extension `skip_owned`). */
 export async function ownedLeads(db: Db, userId: number, filters: Filters, now: Date) {
+  const lists = await ownLists(db, userId, filters)
   const [{ count: totalCount }, owned] = await Promise.all([
-    readDataVersion(db).then((version) => countCompaniesAt(db, version, filters, now)),
+    readDataVersion(db).then((version) => countCompaniesAt(db, version, filters, now, { account: userId, lists })),
     ownedCount(db, userId, filters, now),
   ])
   return { totalCount, owned_count: owned, new_count: Math.max(0, totalCount - owned) }
