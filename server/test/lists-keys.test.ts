@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { e164, mailDomain, nameKey, siteDomain } from '../src/modules/lists/keys.ts'
+import { e164, mailDomain, nameKey, postcodeKey, similarity, siteDomain, streetKey, trigrams } from '../src/modules/lists/keys.ts'
 import { proposeMapping } from '../src/modules/lists/mapping.ts'
-import { decide } from '../src/modules/lists/match.ts'
+import { decide, type Candidate } from '../src/modules/lists/match.ts'
 import { detectDelimiter } from '../src/modules/lists/read-csv.ts'
 
 /** Issue 27: what a row and a company are matched by, and the mapping proposed from a file's headers. */
@@ -49,6 +49,36 @@ describe('match keys', () => {
     expect(nameKey('Łódź Café S.A.')).toBe('lodz cafe')
     expect(nameKey('מאפיית כהן')).toBe('מאפיית כהן')
     expect(nameKey('GmbH')).toBe('gmbh')
+    // the possessive's "s" is left out, as people write a name either way
+    expect(nameKey("Miller's Bakery")).toBe('miller bakery')
+    expect(nameKey('Miller’s Bakery Ltd')).toBe('miller bakery')
+    expect(nameKey('S')).toBe('s')
+  })
+})
+
+describe('names and addresses compared', () => {
+  it('makes trigrams as pg_trgm does: per word, padded, each once', () => {
+    expect([...trigrams('ab ab')].sort()).toEqual(['  a', ' ab', 'ab '])
+    expect([...trigrams('כהן')].sort()).toEqual(['  כ', ' כה', 'כהן', 'הן '].sort())
+    expect(similarity('backerei weber', 'backerei weber')).toBe(1)
+    // one letter left out: 13 trigrams shared of 16 (15 and 14, each word padded)
+    expect(similarity('backerei weber', 'backere weber')).toBeCloseTo(13 / 16, 6)
+    expect(similarity('backerei weber', '')).toBe(0)
+  })
+
+  it('reads a street with its number however it is written, and no street without one', () => {
+    expect(streetKey('Hauptstraße 12')).toBe(streetKey('Hauptstr. 12'))
+    expect(streetKey('Hauptstraße 12')).toBe(streetKey('HAUPTSTRASSE 12'))
+    expect(streetKey('12 Main Street')).toBe(streetKey('Main St. 12'))
+    expect(streetKey('12 Main Street')).not.toBe(streetKey('14 Main Street'))
+    expect(streetKey('Hauptstraße')).toBeNull()
+    expect(streetKey('')).toBeNull()
+  })
+
+  it('reads a postal code without its spaces and punctuation', () => {
+    expect(postcodeKey('SW1A 1AA')).toBe('sw1a1aa')
+    expect(postcodeKey('10-115')).toBe(postcodeKey('10 115'))
+    expect(postcodeKey(' ')).toBeNull()
   })
 })
 
@@ -113,13 +143,14 @@ describe('the delimiter', () => {
 })
 
 describe('the verdict', () => {
-  const cand = (company_id: number, o: Partial<{ domain_eq: boolean; phone_eq: boolean; city_eq: boolean; name_sim: number }>) => ({
-    row_no: 1,
+  const cand = (company_id: number, o: Partial<Candidate>): Candidate => ({
     company_id,
     domain_eq: false,
     phone_eq: false,
     city_eq: false,
     name_sim: 0,
+    street_eq: false,
+    postcode_eq: false,
     ...o,
   })
 
@@ -133,7 +164,29 @@ describe('the verdict', () => {
   it('matches by name only in the city and above the similarity threshold', () => {
     expect(decide(1, [cand(7, { city_eq: true, name_sim: 0.8 })])).toMatchObject({ status: 'matched', rule: 'name_city' })
     expect(decide(1, [cand(7, { city_eq: true, name_sim: 0.4 })])).toMatchObject({ status: 'unmatched' })
+    // an address does not make a name that is not like the company's a match
+    expect(decide(1, [cand(7, { city_eq: true, name_sim: 0.4, street_eq: true, postcode_eq: true })])).toMatchObject({
+      status: 'unmatched',
+    })
     expect(decide(1, [])).toMatchObject({ status: 'unmatched', company_id: null })
+  })
+
+  it('tells two similar names of a city apart by the street, or else the postcode', () => {
+    const near = [cand(7, { city_eq: true, name_sim: 0.62 }), cand(8, { city_eq: true, name_sim: 0.7 })]
+    expect(decide(1, near)).toMatchObject({ status: 'ambiguous', candidates: [8, 7] })
+    const byStreet = decide(1, [
+      { ...near[0]!, street_eq: true, postcode_eq: true },
+      { ...near[1]!, postcode_eq: true },
+    ])
+    expect(byStreet).toMatchObject({ status: 'matched', company_id: 7, rule: 'name_city' })
+    expect(
+      decide(1, [cand(7, { city_eq: true, name_sim: 0.66, postcode_eq: true }), cand(8, { city_eq: true, name_sim: 0.68 })]),
+    ).toMatchObject({
+      status: 'matched',
+      company_id: 7,
+    })
+    // the address counts towards the confidence
+    expect(byStreet.confidence).toBeGreaterThan(decide(1, [near[0]!]).confidence!)
   })
 
   it('prefers the evidence of a phone over a name', () => {

@@ -8,6 +8,9 @@ import { loadConfig } from '../src/config.ts'
 import { startService, type RunningService } from '../src/service.ts'
 import { startTestService, type TestService } from './helpers.ts'
 import { body, signUp, type TestUser } from './account-helpers.ts'
+import { CityNames } from '../src/modules/lists/city-names.ts'
+import { nameKey, similarity } from '../src/modules/lists/keys.ts'
+import { NAME_SIMILARITY } from '../src/modules/lists/match.ts'
 import { asTestService, confirm, csv, uploaded, waitMatched } from './lists-helpers.ts'
 
 /**
@@ -33,12 +36,14 @@ interface Company {
   city: string
   country: string
   site_domain: string | null
+  address: string
+  zipcode: string
 }
 
 /** Companies no other company shares the name and city with: the answer for a row of theirs is this one company. */
 async function identifiable(limit: number): Promise<Company[]> {
   const { rows } = await svc.deps.db.query<Company>(
-    `SELECT c.id, c.name, c.website, c.emails, c.phone, l.name AS city, c.country_code AS country, k.site_domain
+    `SELECT c.id, c.name, c.website, c.emails, c.phone, l.name AS city, c.country_code AS country, k.site_domain, c.address, c.zipcode
        FROM companies c JOIN company_match_keys k ON k.company_id = c.id JOIN level3_locations l ON l.id = c.level3_id
       WHERE char_length(k.name_key) >= 10
         AND NOT EXISTS (SELECT 1 FROM company_match_keys o WHERE o.level3_id = k.level3_id AND o.name_key = k.name_key AND o.company_id <> k.company_id)
@@ -47,6 +52,36 @@ async function identifiable(limit: number): Promise<Company[]> {
     [limit],
   )
   return rows
+}
+
+/**
+ * Plants beside each company another in its city (a different house number) whose name differs by
+ * one letter, so that a misspelling of the first is about as like the second (within the verdict's
+ * margin, and like enough to be a candidate): told apart by the street only. Returns the companies
+ * for which that holds.
+ */
+async function crowd(companies: Company[]): Promise<Company[]> {
+  const { rows: columns } = await svc.deps.db.query<{ name: string }>(
+    `SELECT column_name AS name FROM information_schema.columns
+      WHERE table_schema = current_schema() AND table_name = 'companies' AND column_name NOT IN ('id', 'place_id', 'name', 'address')`,
+  )
+  const list = columns.map((c) => c.name).join(', ')
+  const crowded: Company[] = []
+  for (const c of companies) {
+    const at = Math.floor((c.name.length * 3) / 4)
+    const letter = c.name[at]!.toLowerCase()
+    if (!/[a-y]/.test(letter)) continue
+    const other = c.name.slice(0, at) + String.fromCharCode(letter.charCodeAt(0) + 1) + c.name.slice(at + 1)
+    const misspelt = nameKey(typo(c.name))!
+    if (similarity(misspelt, nameKey(other)!) < Math.max(NAME_SIMILARITY, similarity(misspelt, nameKey(c.name)!) - 0.25)) continue
+    await svc.deps.db.query(
+      `INSERT INTO companies (${list}, place_id, name, address)
+       SELECT ${list}, 'ChIJnear' || md5(random()::text), $2, address || '0' FROM companies WHERE id = $1`,
+      [c.id, other],
+    )
+    crowded.push(c)
+  }
+  return crowded
 }
 
 /** A misspelling: one letter in the middle of the name left out. */
@@ -68,24 +103,35 @@ const COUNTRY_NAMES: Record<string, string> = {
 
 describe('matching with known answers', () => {
   it('holds precision ≥ 0.98 and recall ≥ 0.9 on planted matches, duplicates and near-misses', async () => {
-    const companies = await identifiable(300)
-    expect(companies.length).toBeGreaterThan(200)
-    const header = ['Firmenname', 'Ort', 'Land', 'Telefon', 'Webseite', 'E-Mail']
+    const found = await identifiable(400)
+    expect(found.length).toBeGreaterThan(300)
+    const companies = found.slice(0, 300)
+    const header = ['Firmenname', 'Ort', 'Land', 'Telefon', 'Webseite', 'E-Mail', 'Straße', 'PLZ']
     const rows: string[][] = []
     const answers: Array<number | null> = []
     companies.forEach((c, i) => {
       const ownMail = c.emails.find((e) => c.site_domain && e.endsWith(`@${c.site_domain}`))
-      const variant = i % 5
-      if (variant === 0 && c.website) rows.push([c.name, c.city, '', '', c.website, ''])
-      else if (variant === 1 && ownMail) rows.push([c.name.toUpperCase(), '', '', '', '', ownMail])
-      else if (variant === 2 && c.phone) rows.push([typo(c.name), c.city, COUNTRY_NAMES[c.country] ?? c.country, national(c.phone), '', ''])
-      else if (variant === 3) rows.push([`${c.name} GmbH`, c.city.toUpperCase(), '', '', '', ''])
-      else rows.push([typo(c.name), c.city, '', '', '', 'kontakt@gmail.com'])
+      const variant = i % 6
+      if (variant === 0 && c.website) rows.push([c.name, c.city, '', '', c.website, '', '', ''])
+      else if (variant === 1 && ownMail) rows.push([c.name.toUpperCase(), '', '', '', '', ownMail, '', ''])
+      else if (variant === 2 && c.phone)
+        rows.push([typo(c.name), c.city, COUNTRY_NAMES[c.country] ?? c.country, national(c.phone), '', '', '', ''])
+      else if (variant === 3) rows.push([`${c.name} GmbH`, c.city.toUpperCase(), '', '', '', '', '', ''])
+      else if (variant === 4) rows.push([typo(c.name), c.city, '', '', '', '', c.address, c.zipcode])
+      else rows.push([typo(c.name), c.city, '', '', '', 'kontakt@gmail.com', '', ''])
       answers.push(c.id)
     })
+    // misspelt names as like another name of their city as their own: the street tells them apart
+    const nearOthers = await crowd(found.slice(300))
+    expect(nearOthers.length).toBeGreaterThan(30)
+    const nearFrom = rows.length
+    for (const c of nearOthers) {
+      rows.push([typo(c.name), c.city, '', '', '', '', c.address, ''])
+      answers.push(c.id)
+    }
     // duplicates: the same business twice, written differently
     for (const c of companies.slice(0, 30)) {
-      rows.push([c.name, c.city, '', c.phone ?? '', '', ''])
+      rows.push([c.name, c.city, '', c.phone ?? '', '', '', '', ''])
       answers.push(c.id)
     }
     // near-misses: a name no company has, in a real city; a real name in a city where no company has it;
@@ -96,17 +142,17 @@ describe('matching with known answers', () => {
       const otherCity = cities.find((city) => city !== c.city && !companies.some((o) => o.city === city && o.name === c.name))!
       rows.push(
         [
-          [`Zyxwvut Quantenwerkstatt ${i}`, c.city, '', '', '', ''],
-          [c.name, otherCity, '', '', '', ''],
-          [`Nobody ${i}`, '', '', `+49 30 ${String(9_000_000 + i)}`, `https://www.no-such-business-${i}.de`, ''],
-          [`Somebody ${i}`, '', '', '', '', `${c.name.split(' ')[0]!.toLowerCase()}@gmail.com`],
+          [`Zyxwvut Quantenwerkstatt ${i}`, c.city, '', '', '', '', c.address, c.zipcode],
+          [c.name, otherCity, '', '', '', '', '', ''],
+          [`Nobody ${i}`, '', '', `+49 30 ${String(9_000_000 + i)}`, `https://www.no-such-business-${i}.de`, '', '', ''],
+          [`Somebody ${i}`, '', '', '', '', `${c.name.split(' ')[0]!.toLowerCase()}@gmail.com`, '', ''],
         ][i % 4]!,
       )
       answers.push(null)
     }
 
     const list = await uploaded(svc, u, { name: 'kunden.csv', bytes: `\ufeff${csv([header, ...rows], ';')}` })
-    expect(list.proposed_mapping).toEqual({ name: 0, city: 1, country: 2, phone: 3, website: 4, email: 5 })
+    expect(list.proposed_mapping).toEqual({ name: 0, city: 1, country: 2, phone: 3, website: 4, email: 5, street: 6, postal_code: 7 })
     await confirm(svc, u, list.id, list.proposed_mapping, 'DE')
     expect(await waitMatched(svc, u, list.id)).toMatchObject({ status: 'matched', matched_rows: rows.length })
 
@@ -130,6 +176,7 @@ describe('matching with known answers', () => {
       if (r.company_id === answer) correct++
       else wrong.push(`row ${i + 1} ${JSON.stringify(rows[i])}: ${r.company_id} by ${r.rule}, expected ${answer}`)
     })
+    const nearFound = nearOthers.filter((c, i) => got.get(nearFrom + i + 1)!.company_id === c.id).length
     const precision = correct / matched
     const recall = correct / positives
     const report = await body<{ by_rule: Record<string, number>; matched: number; ambiguous: number; unmatched: number }>(
@@ -137,14 +184,59 @@ describe('matching with known answers', () => {
     )
     console.log(
       `[lists] ${rows.length} rows (${positives} with an answer): precision ${precision.toFixed(3)}, recall ${recall.toFixed(3)}; ` +
-        `matched ${report.matched}, ambiguous ${report.ambiguous}, unmatched ${report.unmatched}; by rule ${JSON.stringify(report.by_rule)}`,
+        `matched ${report.matched}, ambiguous ${report.ambiguous}, unmatched ${report.unmatched}; by rule ${JSON.stringify(report.by_rule)}; ` +
+        `misspelt names near another of their city found by the street: ${nearFound} of ${nearOthers.length}`,
     )
     expect(precision, wrong.join('\n')).toBeGreaterThanOrEqual(0.98)
     expect(recall).toBeGreaterThanOrEqual(0.9)
+    expect(nearFound / nearOthers.length).toBeGreaterThanOrEqual(0.9)
     // every rule found some
     expect(report.by_rule.domain).toBeGreaterThan(0)
     expect(report.by_rule.phone).toBeGreaterThan(0)
     expect(report.by_rule.name_city).toBeGreaterThan(0)
+  })
+})
+
+describe('near-miss names', () => {
+  it("are pg_trgm's similarity, found among the names of the row's city", async () => {
+    const db = svc.deps.db
+    // pairs of the seeded names (every seeded language) and of a name and its misspelling
+    const { rows: pairs } = await db.query<{ a: string; b: string; sim: number }>(
+      `WITH n AS (SELECT DISTINCT name_key FROM company_match_keys),
+            a AS (SELECT name_key, row_number() OVER (ORDER BY md5(name_key)) AS i FROM n),
+            b AS (SELECT name_key, row_number() OVER (ORDER BY md5(name_key || 'b')) AS i FROM n),
+            p AS (SELECT a.name_key AS a, b.name_key AS b FROM a JOIN b USING (i)
+                  UNION ALL
+                  SELECT name_key, left(name_key, i::int % length(name_key)) || substr(name_key, i::int % length(name_key) + 2) FROM a)
+       SELECT a, b, similarity(a, b)::float8 AS sim FROM p`,
+    )
+    expect(pairs.length).toBeGreaterThan(1000)
+    expect(pairs.some((p) => /[\u0590-\u05ff]/.test(p.a)) && pairs.some((p) => /[\u0e00-\u0e7f]/.test(p.a))).toBe(true)
+    const differ = pairs.filter((p) => Math.abs(similarity(p.a, p.b) - p.sim) > 1e-6)
+    expect(differ.slice(0, 5)).toEqual([])
+
+    const { rows: cities } = await db.query<{ level3_id: number; names: string[] }>(
+      `SELECT level3_id, array_agg(DISTINCT name_key) AS names FROM company_match_keys GROUP BY level3_id ORDER BY count(*) DESC LIMIT 3`,
+    )
+    const index = new CityNames()
+    await index.load(
+      db,
+      cities.map((c) => c.level3_id),
+    )
+    let found = 0
+    for (const city of cities) {
+      for (const name of city.names.slice(0, 40)) {
+        const wanted = typo(name)
+        const { rows } = await db.query<{ name_key: string }>(
+          `SELECT DISTINCT name_key FROM company_match_keys WHERE level3_id = $1 AND similarity(name_key, $2) >= $3 ORDER BY 1`,
+          [city.level3_id, wanted, NAME_SIMILARITY],
+        )
+        const ours = index.similar(city.level3_id, wanted, NAME_SIMILARITY).sort()
+        expect(ours, wanted).toEqual(rows.map((r) => r.name_key).sort())
+        found += ours.length
+      }
+    }
+    expect(found).toBeGreaterThan(60)
   })
 })
 

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/db.ts'
 import type { Lease } from '../../jobs/runner.ts'
+import { CityNames } from './city-names.ts'
 import { fillCompanyKeys } from './keys.ts'
 import type { Mapping } from './mapping.ts'
 import { loadPlaces, matchBatch, rowKeys } from './match.ts'
@@ -21,6 +22,7 @@ export async function matchList(db: Db, list: ListRow, lease: Lease, stopping: (
   // companies written since the keys were last filled (the seed writes them with the companies)
   await fillCompanyKeys(db)
   const places = await loadPlaces(db)
+  const names = new CityNames()
   const mapping = list.mapping as Mapping
   const size = BATCH[db.kind]
   let done = list.matched_rows
@@ -33,6 +35,7 @@ export async function matchList(db: Db, list: ListRow, lease: Lease, stopping: (
     const results = await matchBatch(
       db,
       rows.map((r) => rowKeys(r.row_no, r.cells, mapping, places, list.default_country)),
+      names,
     )
     if (testRowDelayMs()) await new Promise((r) => setTimeout(r, testRowDelayMs() * rows.length))
     const last = rows[rows.length - 1]!.row_no

@@ -153,13 +153,76 @@ const LEGAL_WORDS = new Set(
   ),
 )
 
-/** A business name's key: folded, legal forms left out (the whole name when it is nothing else). */
+/**
+ * A business name's key: folded, legal forms left out, and the possessive's "s" ("Miller's Bakery" is
+ * "Miller Bakery", as people write it either way); the whole name when it is nothing else.
+ * (Migration 035 took the "s" out of the keys written before.)
+ */
 export function nameKey(name: string | null | undefined): string | null {
   const folded = fold(name ?? '')
   if (!folded) return null
   const words = folded.split(' ')
-  const kept = words.filter((w) => !LEGAL_WORDS.has(w))
+  const kept = words.filter((w) => !LEGAL_WORDS.has(w) && w !== 's')
   return (kept.length ? kept : words).join(' ')
+}
+
+/**
+ * The trigrams of a name key as pg_trgm makes them in a UTF-8 database: each word padded with two
+ * spaces before and one after, every three characters in a row, each trigram once. Keys are fold()ed,
+ * so words are the runs between single spaces. (Compared with pg_trgm's `similarity()` in the tests.)
+ */
+export function trigrams(key: string): Set<string> {
+  const out = new Set<string>()
+  for (const word of key.split(' ')) {
+    if (!word) continue
+    const chars = [' ', ' ', ...word, ' ']
+    for (let i = 0; i + 2 < chars.length; i++) out.add(chars[i]! + chars[i + 1]! + chars[i + 2]!)
+  }
+  return out
+}
+
+/** pg_trgm's similarity: trigrams shared over trigrams of either. */
+export function similarity(a: string, b: string): number {
+  const ta = trigrams(a)
+  const tb = trigrams(b)
+  let shared = 0
+  for (const t of ta) if (tb.has(t)) shared++
+  const either = ta.size + tb.size - shared
+  return either ? shared / either : 0
+}
+
+/** Street words written short, by their long form (after fold()): "Hauptstr. 5" is "Hauptstraße 5", "5 Main St" "5 Main Street". */
+const STREET_WORDS: Record<string, string> = {
+  st: 'street',
+  rd: 'road',
+  ave: 'avenue',
+  av: 'avenue',
+  ln: 'lane',
+  dr: 'drive',
+  blvd: 'boulevard',
+  bd: 'boulevard',
+  sq: 'square',
+  str: 'strasse',
+  ul: 'ulica',
+}
+
+/**
+ * A street address's key: folded, short street words written out (also a German compound's "…str"),
+ * and its words in order of their text, so "Main Street 5" and "5 Main St." are one address. Null
+ * without a house number: a street alone does not single out a business.
+ */
+export function streetKey(street: string | null | undefined): string | null {
+  const words = fold(street ?? '')
+    .split(' ')
+    .filter(Boolean)
+    .map((w) => STREET_WORDS[w] ?? w.replace(/(\p{L}{3,})str$/u, '$1strasse'))
+  if (!words.some((w) => /\d/.test(w))) return null
+  return words.sort().join(' ')
+}
+
+/** A postal code's key: folded, without spaces ("SW1A 1AA" and "sw1a1aa", "10-115" and "10 115"). */
+export function postcodeKey(postcode: string | null | undefined): string | null {
+  return fold(postcode ?? '').replaceAll(' ', '') || null
 }
 
 /** The keys of a company (company_match_keys). */
@@ -199,11 +262,9 @@ export async function fillCompanyKeys(q: Queryable, batch = 5000): Promise<numbe
     after = rows[rows.length - 1]!.id
     const keys = rows.map(companyKeys)
     await q.query(
-      `WITH k AS (
-         INSERT INTO company_match_keys (company_id, level3_id, name_key, site_domain, phone_e164)
-         SELECT * FROM unnest($1::int[], $2::int[], $3::text[], $4::text[], $5::text[])
-         ON CONFLICT (company_id) DO NOTHING RETURNING name_key)
-       INSERT INTO company_name_keys (name_key) SELECT DISTINCT name_key FROM k ON CONFLICT DO NOTHING`,
+      `INSERT INTO company_match_keys (company_id, level3_id, name_key, site_domain, phone_e164)
+       SELECT * FROM unnest($1::int[], $2::int[], $3::text[], $4::text[], $5::text[])
+       ON CONFLICT (company_id) DO NOTHING`,
       [
         rows.map((r) => r.id),
         rows.map((r) => r.level3_id),
