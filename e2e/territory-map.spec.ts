@@ -5,9 +5,9 @@ import { axeCheck, grantCredits, loginViaApi, signInViaUi, signUpViaApi, type Ac
 
 /**
  * The map of the search's leads (issue 26, extension `geo`), in Chromium with WebGL through SwiftShader
- * (playwright.config.ts): cells from the service, a territory drawn by mouse, by touch and by keyboard
- * (a radius around a place), each giving the service's own count, an export of exactly those leads,
- * and the territory kept in the address.
+ * (playwright.config.ts): cells from the service, a territory drawn by mouse (then one corner dragged), by
+ * touch and by keyboard (a radius around a place), each giving the service's own count, an export of
+ * exactly those leads, and the territory kept in the address.
  */
 
 const SHOTS = 'test-results/screens'
@@ -41,6 +41,12 @@ function withinOf(url: string): string {
   return JSON.stringify({ type: 'Polygon', coordinates: rings })
 }
 
+/** The corners of the address's drawn area (one ring), as [lng, lat]. */
+function verticesOf(url: string): [number, number][] {
+  const n = (new URL(url).searchParams.get('area') ?? '').split('_').map(Number)
+  return n.flatMap((lng, i) => (i % 2 ? [] : [[lng, n[i + 1]!] as [number, number]]))
+}
+
 /** Opens the map (its toggle comes once the page's first load is over) and waits for the first cells it draws. */
 async function openMap(page: Page) {
   const cells = page.waitForResponse((r) => r.url().includes('/api/companies/cells/') && r.ok(), { timeout: 30_000 })
@@ -50,21 +56,24 @@ async function openMap(page: Page) {
   return answer
 }
 
+/** A point on the page, given from the map's centre in fifths of its shorter side (the square's corners are ±1, ±1). */
+async function mapPoint(page: Page, fx: number, fy: number): Promise<[number, number]> {
+  const box = (await page.getByTestId('map').boundingBox())!
+  const d = Math.min(box.width, box.height) / 5
+  return [box.x + box.width / 2 + fx * d, box.y + box.height / 2 + fy * d]
+}
+
 /** Clicks (or taps) the corners of a square around the map's centre, then the first again to close it. */
 async function drawSquare(page: Page, tap = false) {
   await page.getByTestId('map').scrollIntoViewIfNeeded()
-  const box = (await page.getByTestId('map').boundingBox())!
-  const cx = box.x + box.width / 2
-  const cy = box.y + box.height / 2
-  const d = Math.min(box.width, box.height) / 5
-  const corners = [
-    [cx - d, cy - d],
-    [cx + d, cy - d],
-    [cx + d, cy + d],
-    [cx - d, cy + d],
-    [cx - d, cy - d],
-  ] as const
-  for (const [x, y] of corners) {
+  for (const [fx, fy] of [
+    [-1, -1],
+    [1, -1],
+    [1, 1],
+    [-1, 1],
+    [-1, -1],
+  ] as const) {
+    const [x, y] = await mapPoint(page, fx, fy)
     if (tap) await page.touchscreen.tap(x, y)
     else {
       await page.mouse.move(x, y, { steps: 4 })
@@ -76,7 +85,7 @@ async function drawSquare(page: Page, tap = false) {
 
 test.describe.configure({ mode: 'serial' })
 
-test('the map: cells, a polygon by mouse, a radius by keyboard, the export of exactly those leads, kept on reload', async ({
+test('the map: cells, a polygon by mouse and edited, a radius by keyboard, the export of exactly those leads, kept on reload', async ({
   page,
   request,
 }) => {
@@ -110,6 +119,31 @@ test('the map: cells, a polygon by mouse, a radius by keyboard, the export of ex
   const inPolygon = await serviceCount(request, auth, { within: withinOf(page.url()) })
   await expect.poll(() => previewCount(page)).toBe(inPolygon)
   expect(inPolygon).toBeLessThan(whole)
+
+  // edited with the mouse in Terra Draw's select mode: one corner dragged outward, the count follows the new polygon
+  const drawn = verticesOf(page.url())
+  const edit = page.getByRole('toolbar', { name: 'Draw an area' }).getByRole('button', { name: 'Edit' })
+  await edit.click()
+  await expect(edit).toHaveAttribute('aria-pressed', 'true')
+  const [x, y] = await mapPoint(page, 1, 1)
+  const [toX, toY] = await mapPoint(page, 2, 2)
+  await page.mouse.move(x, y, { steps: 4 })
+  await page.mouse.down()
+  await page.mouse.move(toX, toY, { steps: 12 })
+  await page.mouse.up()
+  await expect.poll(() => verticesOf(page.url())).not.toEqual(drawn)
+  const edited = verticesOf(page.url())
+  // the same four corners but the one dragged, which moved right and down (east and south)
+  expect(edited).toHaveLength(drawn.length)
+  const moved = edited.filter((p, i) => p.join() !== drawn[i]!.join())
+  expect(moved).toHaveLength(1)
+  const from = drawn[edited.indexOf(moved[0]!)]!
+  expect(moved[0]![0]).toBeGreaterThan(from[0])
+  expect(moved[0]![1]).toBeLessThan(from[1])
+  const inEdited = await serviceCount(request, auth, { within: withinOf(page.url()) })
+  await expect.poll(() => previewCount(page)).toBe(inEdited)
+  // the polygon grew around the square it was: more of the leads are in it
+  expect(inEdited).toBeGreaterThan(inPolygon)
 
   // by keyboard: a radius of 25 km around Munich (the map's place names, in the reader's language), found by name
   await page.getByRole('button', { name: 'Clear the area' }).click()

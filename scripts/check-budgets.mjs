@@ -20,9 +20,11 @@ import { chromium } from '@playwright/test'
 import { chromiumArgs, chromiumPath, demoRefreshToken, startService } from './perf-service.mjs'
 
 const KB = 1024
-// search: 190 KB until 2026-11-27, 192 KB since: the territory in the address (issue 26), "New search" beside the
-// heading and the accent-folded highlight (issue 25) cost 1.6 KB; the map itself loads only when opened
-const BUDGETS = { signIn: 150 * KB, search: 192 * KB, css: 20 * KB, locale: 12 * KB, deferred: 10 * KB }
+// search: 190 KB until 2026-11-27, when issue 25 ("New search" beside the heading, the accent-folded highlight)
+// left it at 190.3 KB and the map (issue 26) took it to 191.7 KB; 191 KB since its share left the first load
+// (190.7 KB): the map's other languages are listed in its own chunk, an API-style link's resolver and GeoJSON
+// load only for such a link. What stays is the territory in the address (its codec and chip).
+const BUDGETS = { signIn: 150 * KB, search: 191 * KB, css: 20 * KB, locale: 12 * KB, deferred: 10 * KB }
 const dist = process.env.DIST_DIR ?? 'dist'
 const manifestPath = `${dist}/.vite/manifest.json`
 if (!existsSync(manifestPath)) {

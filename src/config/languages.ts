@@ -51,6 +51,7 @@ export const NAMESPACES = [
   'errors',
   'columns',
   'map',
+  'lists',
 ] as const
 export type Namespace = (typeof NAMESPACES)[number]
 

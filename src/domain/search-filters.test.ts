@@ -49,11 +49,11 @@ describe('the territory in the address', () => {
     expect(query).toBe('area=11.4_48.1_11.7_48.1_11.7_48.25_11.4_48.25')
   })
 
-  it('reads an API-style link’s `within` (GeoJSON, ring closed) and `near` as the same territory', () => {
+  // an API-style link's `within` (GeoJSON) is read by the link resolver (features/search/link-resolver.test.tsx)
+  it('reads an API-style link’s `near` as the same circle, and leaves its `within` to the link resolver', () => {
     const api = filtersToApiParams({ ...emptyFilters, territory: square })
     expect(isApiStyleLink(api)).toBe(true)
-    expect(JSON.parse(api.get('within')!)).toEqual({ type: 'Polygon', coordinates: [[...square.rings[0]!, square.rings[0]![0]]] })
-    expect(searchParamsToFilters(api).territory).toEqual(square)
+    expect(searchParamsToFilters(api).territory).toBeNull()
     expect(territoryOf('near=48.13743,-11.57549,10')).toEqual({ ...around, place: undefined })
   })
 
@@ -77,17 +77,32 @@ describe('the territory in the address', () => {
     ['a circle without a radius', 'near=48.1,11.5'],
     ['a circle with a fourth number', 'near=48.1,11.5,10,4'],
     ['a centre off the globe', 'near=48.1,200,10'],
-    ['broken JSON', 'within=%7B%22type%22'],
-    ['coordinates as text', `within=${encodeURIComponent('{"type":"Polygon","coordinates":[[["11","48"],["12","48"],["12","49"]]]}')}`],
-    ['JSON that is no polygon', 'within=%7B%22type%22%3A%22Point%22%2C%22coordinates%22%3A%5B1%2C2%5D%7D'],
   ])('drops %s: no territory, the rest of the search stays', (_, query) => {
     const f = searchParamsToFilters(new URLSearchParams(`country=DE&${query}`))
     expect(f.territory).toBeNull()
     expect(f.countries).toEqual(['DE'])
   })
+})
 
-  it('reads a MultiPolygon’s first polygon', () => {
-    const multi = JSON.stringify({ type: 'MultiPolygon', coordinates: [[[...square.rings[0]!, square.rings[0]![0]]], [[[0, 0]]]] })
-    expect(territoryOf(`within=${encodeURIComponent(multi)}`)).toEqual(square)
+describe('the lists left out in the address (extension `lists`)', () => {
+  it('keeps them compact as `xl=3.7`, round-trips them and sends them as `exclude_lists`', () => {
+    const f: SearchFilters = { ...emptyFilters, countries: ['DE'], excludeLists: ['3', '7'] }
+    expect(filtersToSearchParams(f).get('xl')).toBe('3.7')
+    expect(roundTrip(f)).toEqual(f)
+    expect(previewQuery(f).exclude_lists).toEqual(['3', '7'])
+    // without lists the query holds no `exclude_lists` at all
+    expect(previewQuery(emptyFilters).exclude_lists).toBeUndefined()
+  })
+
+  it('reads the API-style `exclude_lists` as an API-style link, and writes it back in that form', () => {
+    const api = filtersToApiParams({ ...emptyFilters, excludeLists: ['12'] })
+    expect(api.getAll('exclude_lists')).toEqual(['12'])
+    expect(isApiStyleLink(api)).toBe(true)
+  })
+
+  it('drops malformed and repeated ids, and keeps at most 20', () => {
+    expect(searchParamsToFilters(new URLSearchParams('xl=3..3.a%20b.7')).excludeLists).toEqual(['3', '7'])
+    const many = Array.from({ length: 25 }, (_, i) => String(i + 1))
+    expect(searchParamsToFilters(new URLSearchParams(`xl=${many.join('.')}`)).excludeLists).toEqual(many.slice(0, 20))
   })
 })

@@ -49,6 +49,8 @@ export interface SearchFilters {
   cap: number | null
   format: ExportFormat
   territory: Territory | null
+  /** The account's lists whose matched businesses are left out (extension `lists`): list ids. */
+  excludeLists: string[]
 }
 
 export const emptyFilters: SearchFilters = {
@@ -64,6 +66,7 @@ export const emptyFilters: SearchFilters = {
   cap: null,
   format: 'csv',
   territory: null,
+  excludeLists: [],
 }
 
 const FLAGS = [
@@ -109,37 +112,38 @@ export const MAX_RADIUS_KM = 200
 /** Coordinates as the address keeps them: 5 decimals (about a metre). */
 export const roundCoord = (x: number) => Math.round(x * 1e5) / 1e5
 
+const onGlobe = (lng = NaN, lat = NaN) => Math.abs(lat) <= 90 && Math.abs(lng) <= 180 && typeof lng + typeof lat == 'numbernumber'
+
 /**
- * What the address (or an API-style link's `within`: a GeoJSON Polygon, or a MultiPolygon's first)
- * holds, if the service can take it: rings of 3+ points on the globe (a closing point repeating the first dropped), 1,000 vertices at
- * most, a radius of 200 km at most. Anything else, even what makes this throw, is no territory.
+ * A polygon the service can take (`within`) from its rings: 3+ points on the globe each (a closing point
+ * repeating the first dropped), 1,000 vertices at most; else null. May throw on what is no list of rings.
+ */
+export function polygonTerritory(rings: LngLat[][]): Territory | null {
+  const checked = rings.map((r) => {
+    const ring = r.map(([lng, lat]) => [lng, lat] as LngLat)
+    if (ring[0]!.join() === ring.at(-1)!.join()) ring.pop()
+    return ring.length > 2 && ring.every(([lng, lat]) => onGlobe(lng, lat)) ? ring : []
+  })
+  return checked.length && checked.every((r) => r.length) && checked.flat().length <= 1000 ? { kind: 'polygon', rings: checked } : null
+}
+
+/**
+ * The address's territory (`area`, else `near`), if the service can take it: a radius of 200 km at most.
+ * Anything else, even what makes this throw, is no territory. (An API-style link's `within` is the link
+ * resolver's: features/search/link-resolver.ts.)
  */
 function decodeTerritory(p: URLSearchParams): Territory | null {
   try {
     const near = p.get('near')
-    const within = p.get('within')
     const nums = (text: string) => text.split(/[,_]/).map((x) => (/^-?[\d.]+$/.test(x) ? Number(x) : NaN))
-    const onGlobe = (lng = NaN, lat = NaN) => Math.abs(lat) <= 90 && Math.abs(lng) <= 180 && typeof lng + typeof lat == 'numbernumber'
-    if (near && !p.has('area')) {
-      const { id, name } = decodeNamed(near)!
-      const [lat, lng, radiusKm = 0, ...rest] = nums(id)
-      return !rest.length && onGlobe(lng, lat) && radiusKm > 0 && radiusKm <= MAX_RADIUS_KM
-        ? { kind: 'circle', lat: lat!, lng: lng!, radiusKm, place: name === id ? undefined : name }
-        : null
-    }
-    const rings = (
-      within && !p.has('area')
-        ? ((g: { type: string; coordinates: unknown[] }) => (g.type === 'MultiPolygon' ? g.coordinates[0] : g.coordinates))(
-            JSON.parse(within),
-          )
-        : p.getAll('area').map((a) => nums(a).flatMap((lng, i, n) => (i % 2 ? [] : [[lng, n[i + 1]]])))
-    ) as LngLat[][]
-    const checked = rings.map((r) => {
-      const ring = r.map(([lng, lat]) => [lng, lat] as LngLat)
-      if (ring[0]!.join() === ring.at(-1)!.join()) ring.pop()
-      return ring.length > 2 && ring.every(([lng, lat]) => onGlobe(lng, lat)) ? ring : []
-    })
-    return checked.length && checked.every((r) => r.length) && checked.flat().length <= 1000 ? { kind: 'polygon', rings: checked } : null
+    if (p.has('area'))
+      return polygonTerritory(p.getAll('area').map((a) => nums(a).flatMap((lng, i, n) => (i % 2 ? [] : [[lng, n[i + 1]!]]))))
+    if (!near) return null
+    const { id, name } = decodeNamed(near)!
+    const [lat, lng, radiusKm = 0, ...rest] = nums(id)
+    return !rest.length && onGlobe(lng, lat) && radiusKm > 0 && radiusKm <= MAX_RADIUS_KM
+      ? { kind: 'circle', lat: lat!, lng: lng!, radiusKm, place: name === id ? undefined : name }
+      : null
   } catch {
     return null
   }
@@ -174,8 +178,13 @@ export function filtersToSearchParams(f: SearchFilters): URLSearchParams {
   if (f.format !== 'csv') p.set('format', f.format)
   if (f.territory?.kind === 'polygon') for (const ring of f.territory.rings) p.append('area', ring.flat().join('_'))
   if (f.territory?.kind === 'circle') p.set('near', nearParam(f.territory))
+  // ids joined by dots, which an address keeps unescaped: `xl=3.7`
+  if (f.excludeLists.length) p.set('xl', f.excludeLists.join('.'))
   return p
 }
+
+/** The service takes at most 20 lists to leave out. */
+export const MAX_EXCLUDE_LISTS = 20
 
 export function searchParamsToFilters(p: URLSearchParams): SearchFilters {
   const countries = uniqueBy(
@@ -218,6 +227,10 @@ export function searchParamsToFilters(p: URLSearchParams): SearchFilters {
     cap,
     format: p.get('format') === 'excel' ? 'excel' : 'csv',
     territory: decodeTerritory(p),
+    excludeLists: uniqueBy(
+      (p.get('xl') ?? '').split('.').filter((id) => /^[\w-]{1,40}$/.test(id)),
+      (id) => id,
+    ).slice(0, MAX_EXCLUDE_LISTS),
   }
 }
 
@@ -232,6 +245,7 @@ const API_PARAMS = [
   'main_activity_only',
   'max_leads',
   'within',
+  'exclude_lists',
 ] as const
 
 /**
@@ -273,6 +287,7 @@ export function previewQuery(f: SearchFilters) {
     website: f.website || undefined,
     main_activity_only: f.mainActivityOnly || undefined,
     ...territoryQuery(f.territory),
+    exclude_lists: f.excludeLists.length ? f.excludeLists : undefined,
   }
 }
 

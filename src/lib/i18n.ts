@@ -14,6 +14,7 @@ import type plans from '../../locales/en/plans.json'
 import type errors from '../../locales/en/errors.json'
 import type columns from '../../locales/en/columns.json'
 import type map from '../../locales/en/map.json'
+import type lists from '../../locales/en/lists.json'
 
 /** English is the source of the typed keys (src/types/i18next.d.ts). */
 export interface EnResources {
@@ -29,6 +30,7 @@ export interface EnResources {
   errors: typeof errors
   columns: typeof columns
   map: typeof map
+  lists: typeof lists
 }
 
 /**
@@ -85,18 +87,36 @@ const lazyLocales = import.meta.glob<{ default: Record<string, unknown> }>([
   '../../locales/*/*.json',
   '!../../locales/en/*.json',
   '!../../locales/*/mail.json', // the service's mails
+  '!../../locales/*/map.json', // the map's own chunk lists them (addFeatureLocales)
 ])
 
+/**
+ * Namespaces whose other languages a lazily loaded feature lists itself (the map's): the tables here are
+ * part of every page's first load, and the map's 26 entries cost it 0.3 KB.
+ */
+type LocaleChunk = () => Promise<{ default: Record<string, unknown> }>
+const featureLocales = new Map<string, (lng: string) => LocaleChunk | undefined>()
+
 async function loadLanguage(lng: Language): Promise<void> {
-  if (lng === 'en' || i18n.hasResourceBundle(lng, 'common')) return
+  if (lng === 'en') return
   await Promise.all(
     NAMESPACES.map(async (ns) => {
-      const loader = lazyLocales[`../../locales/${lng}/${ns}.json`]
-      if (!loader) return
+      const loader = lazyLocales[`../../locales/${lng}/${ns}.json`] ?? featureLocales.get(ns)?.(lng)
+      // a namespace loaded with the language before, or one whose feature came after the language did
+      if (!loader || i18n.hasResourceBundle(lng, ns)) return
       const mod = await loader()
       i18n.addResourceBundle(lng, ns, mod.default, true, true)
     }),
   )
+}
+
+/**
+ * A feature's own locale chunks of `ns` (`chunk(lng)`) in the languages other than English, known from now
+ * on to every language chosen; the one in use loads now.
+ */
+export function addFeatureLocales(ns: PageNamespace, chunk: (lng: string) => LocaleChunk | undefined): Promise<void> {
+  featureLocales.set(ns, chunk)
+  return loadLanguage(i18n.language as Language)
 }
 
 const STORAGE_KEY = 'leads.language'

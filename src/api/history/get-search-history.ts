@@ -40,6 +40,8 @@ export const historyFiltersSchema = z.catch(
     // radius), kept so that "Edit in search" and fresh data keep it; a shape that does not parse is dropped
     within: z.catch(z.optional(z.looseObject({ type: z.string(), coordinates: z.array(z.unknown()) })), undefined),
     near: z.catch(z.optional(z.object({ lat: z.number(), lng: z.number(), radius_km: z.number() })), undefined),
+    // extension `lists`: the lists whose businesses the search left out
+    exclude_lists: oneOrMany,
   }),
   {
     countries: [],
@@ -51,6 +53,7 @@ export const historyFiltersSchema = z.catch(
     phone_number: false,
     website: false,
     main_activity_only: false,
+    exclude_lists: [],
   },
 )
 export type HistoryFilters = z.infer<typeof historyFiltersSchema>
@@ -79,6 +82,8 @@ export const historyEntrySchema = z.object({
     z.nullish(z.boolean()),
     z.transform((v) => v ?? false),
   ),
+  /** Extension `lists`: an export that fills in this list of the account ("Fill in my list"), not a search. */
+  list: z.catch(z.optional(z.looseObject({ id: opaqueId(), name: z.string() })), undefined),
 })
 export type HistoryEntry = z.infer<typeof historyEntrySchema>
 

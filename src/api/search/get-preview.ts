@@ -36,6 +36,8 @@ export const previewSchema = lazySchema(() =>
       list(z.catch(z.nullable(leadRowSchema()), null)),
       z.transform((rows) => rows.filter((r) => r !== null)),
     ),
+    // extension `lists`: how many the lists left out, when the search leaves some out
+    excluded_by_lists: looseNumber(),
   }),
 )
 export type Preview = z.infer<ReturnType<typeof previewSchema>>

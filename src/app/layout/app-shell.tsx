@@ -36,6 +36,7 @@ const loadWatchedNewsBadge = () =>
 const NAV = [
   { to: paths.search, key: 'nav.search' },
   { to: paths.history, key: 'nav.history' },
+  { to: paths.lists, key: 'nav.lists', capability: 'lists' },
   { to: paths.apiKeys, key: 'nav.apiKeys' },
   // only where the service offers the extension (asked once per session, beside the watched-search badge)
   { to: paths.webhooks, key: 'nav.webhooks', capability: 'webhooks' },

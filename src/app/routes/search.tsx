@@ -1,4 +1,17 @@
-import { lazy, memo, Suspense, useCallback, useDeferredValue, useEffect, useId, useMemo, useRef, useState, type MouseEvent } from 'react'
+import {
+  lazy,
+  memo,
+  Suspense,
+  useCallback,
+  useDeferredValue,
+  useEffect,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+  type MouseEvent,
+  type ReactNode,
+} from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router'
 import { Alert } from '@/components/ui/alert'
@@ -14,6 +27,7 @@ import { formatNumber } from '@/lib/format'
 import { loadPageNamespaces } from '@/lib/i18n'
 import { useAfterFirstLoad } from '@/lib/use-after-first-load'
 import { useOnline } from '@/lib/use-online'
+import type { LeaveOutListsProps, ListChipsProps } from '@/features/lists/components/leave-out-lists'
 import { useDocumentTitle } from '@/lib/use-document-title'
 
 // the confirmation (the export mutation and its strings) load when the person first asks to export
@@ -39,9 +53,26 @@ const ApiSnippetsDialog = lazy(() =>
 // (asked for only online; should its files still not arrive, the page goes on without the map rather than
 // showing its error page: the map is an extra, and a reload asks again)
 const TerritoryMap = lazy(() =>
-  Promise.all([import('@/features/map/components/territory-map'), loadPageNamespaces(['map'])]).then(
-    ([m]) => ({ default: m.TerritoryMap }),
+  import('@/features/map/components/territory-map').then(
+    (m) => ({ default: m.TerritoryMap }),
     () => ({ default: () => null }),
+  ),
+)
+
+// "Leave out businesses in my lists" (extension `lists`): its control once the first load is over, the chips of a
+// search that leaves lists out when there are some; their words once something of theirs shows (an extra like
+// the map: should its files not arrive, the search goes on without it)
+const leaveOut = () => import('@/features/lists/components/leave-out-lists')
+const LeaveOutLists = lazy(() =>
+  leaveOut().then(
+    (m) => ({ default: m.LeaveOutLists }),
+    () => ({ default: (_: LeaveOutListsProps) => null }),
+  ),
+)
+const ListChips = lazy(() =>
+  leaveOut().then(
+    (m) => ({ default: m.ListChips }),
+    () => ({ default: (_: ListChipsProps): ReactNode => null }),
   ),
 )
 
@@ -159,6 +190,18 @@ export function Component() {
   // the map's files are asked for once online after the first load; going offline later keeps an open map
   const [mapWanted, setMapWanted] = useState(false)
   if (!mapWanted && afterFirstLoad && online) setMapWanted(true)
+  const leftOut = filters.excludeLists
+  const listChips = useMemo(
+    () =>
+      leftOut.length > 0
+        ? (Chip: ListChipsProps['Chip']) => (
+            <Suspense fallback={null}>
+              <ListChips ids={leftOut} onChange={setFilters} Chip={Chip} />
+            </Suspense>
+          )
+        : undefined,
+    [leftOut, setFilters],
+  )
 
   return (
     // on narrow screens the bottom bar below is fixed: the padding keeps it from covering the last content
@@ -182,7 +225,12 @@ export function Component() {
       )}
       <div className="mt-6 grid gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <div className="min-w-0">
-          <SearchBuilder filters={filters} onChange={setFilters} loading={link.resolving} />
+          <SearchBuilder filters={filters} onChange={setFilters} loading={link.resolving} extraChips={listChips} />
+          {mapWanted && !link.resolving && (
+            <Suspense fallback={null}>
+              <LeaveOutLists filters={filters} onChange={setFilters} excluded={data?.excluded_by_lists} />
+            </Suspense>
+          )}
         </div>
         <div className="space-y-4 lg:sticky lg:top-4 lg:row-span-2 lg:self-start">
           <Card>

@@ -16,6 +16,7 @@ export function searchLinkFor(entry: Pick<HistoryEntry, 'filters' | 'max_leads' 
   if (f.main_activity_only) p.set('main_activity_only', 'true')
   if (f.within) p.set('within', JSON.stringify(f.within))
   if (f.near) p.set('near', `${f.near.lat},${f.near.lng},${f.near.radius_km}`)
+  for (const id of f.exclude_lists) p.append('exclude_lists', id)
   if (entry.max_leads != null) p.set('max_leads', String(entry.max_leads))
   if (entry.export_format) p.set('format', entry.export_format)
   const qs = p.toString()

@@ -23,6 +23,7 @@ const full: SearchFilters = {
   cap: 250,
   format: 'excel',
   territory: { kind: 'circle', lat: 48.13743, lng: 11.57549, radiusKm: 12.5, place: 'München: Altstadt' },
+  excludeLists: ['3', '7'],
 }
 
 describe('filtersToSearchParams / searchParamsToFilters', () => {

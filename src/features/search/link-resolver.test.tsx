@@ -3,10 +3,16 @@ import { http, HttpResponse } from 'msw'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { server } from '@/testing/msw-server'
 import { createTestQueryClient, renderWithProviders } from '@/testing/render'
-import { isApiStyleLink } from '@/domain/search-filters'
+import { emptyFilters, filtersToApiParams, isApiStyleLink, type Territory } from '@/domain/search-filters'
 import { usePreview } from './hooks/use-preview'
 import { useSearchFilters } from './hooks/use-search-filters'
+import { categoriesByIdsOptions } from '@/api/search/get-categories'
+import { level1Options } from '@/api/search/get-level1'
+import { level2OneOptions } from '@/api/search/get-level2'
+import { level3Options } from '@/api/search/get-level3'
 import { resolveApiLink } from './link-resolver'
+
+const lookups = { categoriesByIdsOptions, level1Options, level2OneOptions, level3Options }
 
 const requests: URL[] = []
 const onRequest = ({ request }: { request: Request }) => void requests.push(new URL(request.url))
@@ -59,13 +65,13 @@ function serviceHandlers() {
 
 const historyLink =
   'countries=DE&countries=AT&category=12&category=13&level1_location=3&level2_location=20,21&level3_location=77' +
-  '&email=true&phone_number=true&website=true&main_activity_only=true&max_leads=50&format=excel' +
+  '&email=true&phone_number=true&website=true&main_activity_only=true&max_leads=50&format=excel&exclude_lists=4,9' +
   `&within=${encodeURIComponent('{"type":"Polygon","coordinates":[[[11.4,48.1],[11.7,48.1],[11.7,48.25],[11.4,48.1]]]}')}`
 
 describe('resolveApiLink', () => {
   it('names every id of a full API-style link with the service’s answers', async () => {
     serviceHandlers()
-    const result = await resolveApiLink(createTestQueryClient(), new URLSearchParams(historyLink), 'de')
+    const result = await resolveApiLink(createTestQueryClient(), new URLSearchParams(historyLink), 'de', lookups)
     expect(result).toEqual({
       dropped: false,
       filters: {
@@ -96,6 +102,7 @@ describe('resolveApiLink', () => {
             ],
           ],
         },
+        excludeLists: ['4', '9'],
       },
     })
     const categoryCall = requests.find((u) => u.pathname.endsWith('/api/categories/'))!
@@ -108,7 +115,7 @@ describe('resolveApiLink', () => {
     const link =
       'countries=de,XYZ&category=12,999,abc&level1_location=3,55&level2_location=20,404&level3_location=77,nowhere' +
       '&max_leads=-5&email=1'
-    const result = await resolveApiLink(createTestQueryClient(), new URLSearchParams(link), 'en')
+    const result = await resolveApiLink(createTestQueryClient(), new URLSearchParams(link), 'en', lookups)
     expect(result.dropped).toBe(true)
     expect(result.filters).toMatchObject({
       countries: ['DE'],
@@ -132,8 +139,64 @@ describe('resolveApiLink', () => {
 
   it('drops a county whose state belongs to none of the link’s countries', async () => {
     serviceHandlers()
-    const result = await resolveApiLink(createTestQueryClient(), new URLSearchParams('countries=DE&level2_location=21'), 'en')
+    const result = await resolveApiLink(createTestQueryClient(), new URLSearchParams('countries=DE&level2_location=21'), 'en', lookups)
     expect(result).toMatchObject({ dropped: true, filters: { countries: ['DE'], level2: [] } })
+  })
+})
+
+describe('the territory of an API-style link (`within`, GeoJSON)', () => {
+  const square: Territory = {
+    kind: 'polygon',
+    rings: [
+      [
+        [11.4, 48.1],
+        [11.7, 48.1],
+        [11.7, 48.25],
+        [11.4, 48.25],
+      ],
+    ],
+  }
+  const territoryOf = async (query: string) =>
+    (await resolveApiLink(createTestQueryClient(), new URLSearchParams(`countries=DE&${query}`), 'en', lookups)).filters.territory
+
+  it('reads the `within` the search’s own API form writes (ring closed) as the same polygon', async () => {
+    const api = filtersToApiParams({ ...emptyFilters, territory: square })
+    expect(JSON.parse(api.get('within')!)).toEqual({ type: 'Polygon', coordinates: [[...square.rings[0]!, square.rings[0]![0]]] })
+    expect(isApiStyleLink(api)).toBe(true)
+    expect((await resolveApiLink(createTestQueryClient(), api, 'en', lookups)).filters.territory).toEqual(square)
+  })
+
+  it('reads a MultiPolygon’s first polygon', async () => {
+    const multi = JSON.stringify({ type: 'MultiPolygon', coordinates: [[[...square.rings[0]!, square.rings[0]![0]]], [[[0, 0]]]] })
+    expect(await territoryOf(`within=${encodeURIComponent(multi)}`)).toEqual(square)
+  })
+
+  it.each([
+    ['broken JSON', 'within=%7B%22type%22'],
+    ['coordinates as text', `within=${encodeURIComponent('{"type":"Polygon","coordinates":[[["11","48"],["12","48"],["12","49"]]]}')}`],
+    ['JSON that is no polygon', 'within=%7B%22type%22%3A%22Point%22%2C%22coordinates%22%3A%5B1%2C2%5D%7D'],
+    ['a ring of two points', `within=${encodeURIComponent('{"type":"Polygon","coordinates":[[[11,48],[12,48],[11,48]]]}')}`],
+  ])('drops %s: no territory, the rest of the search stays', async (_, query) => {
+    const { filters } = await resolveApiLink(createTestQueryClient(), new URLSearchParams(`countries=DE&${query}`), 'en', lookups)
+    expect(filters.territory).toBeNull()
+    expect(filters.countries).toEqual(['DE'])
+  })
+
+  it('takes the address’s own `area` over a `within` beside it', async () => {
+    expect(
+      await territoryOf(
+        `area=1_1_2_1_2_2&within=${encodeURIComponent(JSON.stringify({ type: 'Polygon', coordinates: [square.rings[0]] }))}`,
+      ),
+    ).toEqual({
+      kind: 'polygon',
+      rings: [
+        [
+          [1, 1],
+          [2, 1],
+          [2, 2],
+        ],
+      ],
+    })
   })
 })
 
@@ -182,6 +245,8 @@ describe('the search page given an API-style link', () => {
           ['format', 'excel'],
           // the link's territory (a GeoJSON `within`) in the address's own short form
           ['area', '11.4_48.1_11.7_48.1_11.7_48.25'],
+          // the lists the search leaves out, compact
+          ['xl', '4.9'],
         ]).toString(),
     )
     expect(router.state.historyAction).toBe('REPLACE')
@@ -189,6 +254,7 @@ describe('the search page given an API-style link', () => {
     expect(previews).toHaveLength(1)
     expect(previews[0]!.getAll('category')).toEqual(['12', '13'])
     expect(previews[0]!.getAll('level3_location')).toEqual(['77'])
+    expect(previews[0]!.getAll('exclude_lists')).toEqual(['4', '9'])
     expect(JSON.parse(previews[0]!.get('within')!)).toEqual({
       type: 'Polygon',
       coordinates: [

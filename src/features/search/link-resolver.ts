@@ -6,11 +6,21 @@
  */
 import type { QueryClient } from '@tanstack/react-query'
 import { ApiError } from '@/lib/api-client'
-import { categoriesByIdsOptions } from '@/api/search/get-categories'
-import { level1Options } from '@/api/search/get-level1'
-import { level2OneOptions } from '@/api/search/get-level2'
-import { level3Options } from '@/api/search/get-level3'
-import { placeName, searchParamsToFilters, type NamedId, type Place, type SearchFilters } from '@/domain/search-filters'
+import type { categoriesByIdsOptions } from '@/api/search/get-categories'
+import type { level1Options } from '@/api/search/get-level1'
+import type { level2OneOptions } from '@/api/search/get-level2'
+import type { level3Options } from '@/api/search/get-level3'
+import {
+  MAX_EXCLUDE_LISTS,
+  placeName,
+  polygonTerritory,
+  searchParamsToFilters,
+  type LngLat,
+  type NamedId,
+  type Place,
+  type SearchFilters,
+  type Territory,
+} from '@/domain/search-filters'
 
 export interface ResolvedLink {
   filters: SearchFilters
@@ -40,6 +50,20 @@ function uniqueById<T extends NamedId>(items: T[]): T[] {
   return items.filter((x) => !seen.has(x.id) && Boolean(seen.add(x.id)))
 }
 
+/**
+ * The link's `within` (a GeoJSON Polygon, or a MultiPolygon's first) as the address's territory, if the
+ * service can take it. Here rather than in the address's codec: only such links hold GeoJSON, and the
+ * codec is part of the search page's first load.
+ */
+function withinTerritory(within: string | null): Territory | null {
+  try {
+    const g = JSON.parse(within ?? 'null') as { type: string; coordinates: LngLat[][] | LngLat[][][] }
+    return polygonTerritory((g.type === 'MultiPolygon' ? g.coordinates[0] : g.coordinates) as LngLat[][])
+  } catch {
+    return null
+  }
+}
+
 /** A 404 means the service doesn't know the id; anything else is a real failure. */
 async function orNullIfUnknown<T>(promise: Promise<T>): Promise<T | null> {
   try {
@@ -50,7 +74,19 @@ async function orNullIfUnknown<T>(promise: Promise<T>): Promise<T | null> {
   }
 }
 
-export async function resolveApiLink(client: QueryClient, p: URLSearchParams, lang: string): Promise<ResolvedLink> {
+/**
+ * The service's look-ups a link needs: the search page's own (its pickers use them too), handed over
+ * rather than imported here. This module loads only for an address to check; importing them, it would
+ * share them with the page in a chunk of their own, one more request in every first load of the page.
+ */
+export interface LinkLookups {
+  categoriesByIdsOptions: typeof categoriesByIdsOptions
+  level1Options: typeof level1Options
+  level2OneOptions: typeof level2OneOptions
+  level3Options: typeof level3Options
+}
+
+export async function resolveApiLink(client: QueryClient, p: URLSearchParams, lang: string, look: LinkLookups): Promise<ResolvedLink> {
   // canonical parameters the link may hold as well (format, or a mixed hand-written link) are kept
   const base = searchParamsToFilters(p)
   let dropped = false
@@ -77,10 +113,10 @@ export async function resolveApiLink(client: QueryClient, p: URLSearchParams, la
   const needLevel3 = countries.length > 0 && level3Ids.length > 0
 
   const [categoryList, level1Lists, level2Items, level3Lists] = await Promise.all([
-    categoryIds.length ? client.fetchQuery(categoriesByIdsOptions(categoryIds, lang)) : [],
-    needLevel1 ? Promise.all(countries.map((c) => client.fetchQuery(level1Options(c)))) : [],
-    countries.length ? Promise.all(level2Ids.map((id) => orNullIfUnknown(client.fetchQuery(level2OneOptions(id))))) : [],
-    needLevel3 ? Promise.all(countries.map((c) => client.fetchQuery(level3Options(c, [], [])))) : [],
+    categoryIds.length ? client.fetchQuery(look.categoriesByIdsOptions(categoryIds, lang)) : [],
+    needLevel1 ? Promise.all(countries.map((c) => client.fetchQuery(look.level1Options(c)))) : [],
+    countries.length ? Promise.all(level2Ids.map((id) => orNullIfUnknown(client.fetchQuery(look.level2OneOptions(id))))) : [],
+    needLevel3 ? Promise.all(countries.map((c) => client.fetchQuery(look.level3Options(c, [], [])))) : [],
   ])
 
   const categories: NamedId[] = []
@@ -133,7 +169,12 @@ export async function resolveApiLink(client: QueryClient, p: URLSearchParams, la
       mainActivityOnly: base.mainActivityOnly || isTrue(p.get('main_activity_only')),
       cap,
       format: p.get('format') === 'excel' ? 'excel' : 'csv',
-      territory: base.territory,
+      territory: base.territory ?? withinTerritory(p.get('within')),
+      // list ids need no name from here: the leave-out control names them, and drops ids no longer the account's
+      excludeLists: [...new Set([...base.excludeLists, ...wanted('exclude_lists', (id) => /^[\w-]{1,40}$/.test(id))])].slice(
+        0,
+        MAX_EXCLUDE_LISTS,
+      ),
     },
     dropped,
   }

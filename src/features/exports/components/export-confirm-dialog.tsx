@@ -1,13 +1,20 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { lazy, Suspense, useRef, useState, type ReactNode } from 'react'
+import { lazy, Suspense, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Link } from 'react-router'
 import { Alert } from '@/components/ui/alert'
-import { Button, buttonClass } from '@/components/ui/button'
+import { Button } from '@/components/ui/button'
 import { Dialog } from '@/components/ui/dialog'
 import { Spinner } from '@/components/ui/spinner'
-import { paths } from '@/config/paths'
-import { profileOptions, useProfile, type Profile } from '@/api/account/profile'
+import {
+  CreditsRefused,
+  Fact,
+  LostAnswerNotice,
+  NotEnoughCredits,
+  PaymentFacts,
+  totalBalance,
+  type LostAnswer,
+} from '@/components/export-payment'
+import { profileOptions, useProfile } from '@/api/account/profile'
 import { ApiError } from '@/lib/api-client'
 import { useCapability } from '@/api/capabilities/get-capabilities'
 import { errorMessage } from '@/lib/error-message'
@@ -17,7 +24,7 @@ import { formatNumber } from '@/lib/format'
 import { loadPageNamespaces } from '@/lib/i18n'
 import { ownedOptions } from '@/api/exports/owned'
 import { AnswerLostError, insufficientCredits, useStartExport, type StartedExport } from '@/api/exports/start-export'
-import { exportCost, planPayment } from '../cost'
+import { exportCost, planPayment } from '@/domain/cost'
 import {
   chosenColumns,
   extensionFields,
@@ -243,72 +250,23 @@ export function ExportConfirmDialog({
             {fields.email_columns === 'split' && (
               <Fact label={t('emailsLabel')} value={t('emailsOnePerColumn')} testId="export-email-columns" />
             )}
-            {payment.enough && payment.split && (
-              <>
-                <Fact
-                  label={t('fromSubscription')}
-                  value={n(payment.split.fromSubscription)}
-                  valueClassName="tabular-nums"
-                  testId="from-subscription"
-                />
-                <Fact
-                  label={t('fromPurchased')}
-                  value={n(payment.split.fromPurchased)}
-                  valueClassName="tabular-nums"
-                  testId="from-purchased"
-                />
-              </>
-            )}
-            {payment.enough && (
-              <Fact
-                label={
-                  <>
-                    {t('balanceAfter')}
-                    {payment.split && (
-                      <span className="block text-xs text-slate-600 dark:text-slate-400">
-                        {t('balanceSplit', {
-                          subscription: n(payment.split.after.subscription),
-                          purchased: n(payment.split.after.purchased),
-                        })}
-                      </span>
-                    )}
-                  </>
-                }
-                value={t('credits', { count: payment.afterTotal, formatted: n(payment.afterTotal) })}
-                valueClassName="font-semibold tabular-nums"
-                testId="balance-after"
-              />
-            )}
+            <PaymentFacts payment={payment} n={n} />
           </dl>
           {linkDays !== undefined && linkDays > 0 && <p>{t('linkDays', { count: linkDays, formatted: n(linkDays) })}</p>}
           {unconfirmed && <Alert tone="warning">{t('notConfirmed')}</Alert>}
           {!payment.enough && !unconfirmed && (
-            <Alert tone="warning" title={t('notEnough')}>
-              <p>{t('notEnoughBody', { required: n(cost), available: n(payment.available) })}</p>
-              <p className="mt-2">{t('waysOut')}</p>
-              <div className="mt-2 flex flex-wrap gap-2">
-                {payment.available > 0 && (
-                  <Button variant="secondary" onClick={() => onSetCap(payment.available)}>
-                    {t('lowerCap', { count: payment.available, formatted: n(payment.available) })}
-                  </Button>
-                )}
-                <Button variant="secondary" onClick={close}>
-                  {t('narrow')}
+            <NotEnoughCredits payment={payment} n={n}>
+              {payment.available > 0 && (
+                <Button variant="secondary" onClick={() => onSetCap(payment.available)}>
+                  {t('lowerCap', { count: payment.available, formatted: n(payment.available) })}
                 </Button>
-                <Link to={paths.plans} className={buttonClass('secondary')}>
-                  {t('seePlans')}
-                </Link>
-              </div>
-            </Alert>
+              )}
+              <Button variant="secondary" onClick={close}>
+                {t('narrow')}
+              </Button>
+            </NotEnoughCredits>
           )}
-          {refused && (
-            <Alert tone="error" title={t('notEnough')}>
-              {refused.required !== undefined && refused.available !== undefined
-                ? t('serverNotEnough', { required: n(refused.required), available: n(refused.available) })
-                : // the service's own reason, in its words, when it gave no figures
-                  t('serverNotEnoughWords', { detail: refused.detail ?? t('notEnough') })}
-            </Alert>
-          )}
+          {refused && <CreditsRefused refused={refused} n={n} />}
           {lost && <LostAnswerNotice verdict={lost} onTryAgain={tryAgain} />}
           {start.isError && !refused && !unconfirmed && !lost && (
             <Alert tone="error" title={t('startError')}>
@@ -318,71 +276,5 @@ export function ExportConfirmDialog({
         </div>
       )}
     </Dialog>
-  )
-}
-
-/**
- * One line of the summary. The label keeps room to wrap in any language (9rem at least, the rest of the
- * line beside a short value); a value that does not fit beside it goes below it, at the end; a note on
- * the value (the file's language, the columns' names) takes the whole width under both.
- */
-function Fact({
-  label,
-  value,
-  valueClassName = '',
-  testId,
-  note,
-}: {
-  label: ReactNode
-  value: ReactNode
-  valueClassName?: string
-  testId?: string
-  note?: ReactNode
-}) {
-  return (
-    <div className="flex flex-wrap items-baseline gap-x-4 gap-y-0.5">
-      <dt className="min-w-0 flex-[1_1_9rem]">{label}</dt>
-      <dd className={`ms-auto text-end ${valueClassName}`} data-testid={testId}>
-        {value}
-      </dd>
-      {note && <dd className="basis-full text-xs text-slate-600 dark:text-slate-400">{note}</dd>}
-    </div>
-  )
-}
-
-/** What the balance said after an export request whose answer was lost. */
-type LostAnswer = 'checking' | 'charged' | 'unchanged' | 'unknown'
-
-const totalBalance = (p: Profile | undefined) =>
-  p ? Math.max(0, p.remaining_credits ?? 0) + Math.max(0, p.purchased_credits_available) : null
-
-/** The request went out, the answer did not come back: say what the balance shows, and send again only when asked. */
-function LostAnswerNotice({ verdict, onTryAgain }: { verdict: LostAnswer; onTryAgain: () => void }) {
-  const { t } = useTranslation('exports')
-  return (
-    <Alert tone="warning" title={t('lost.title')}>
-      <p role="status">
-        {verdict === 'checking' ? (
-          <span className="inline-flex items-center gap-2">
-            <Spinner className="size-4" />
-            {t('lost.checking')}
-          </span>
-        ) : (
-          t(`lost.${verdict}`)
-        )}
-      </p>
-      {verdict !== 'checking' && (
-        <div className="mt-2 flex flex-wrap gap-2">
-          <Link to={paths.history} className={buttonClass(verdict === 'charged' ? 'primary' : 'secondary')}>
-            {t('lost.openHistory')}
-          </Link>
-          {verdict !== 'charged' && (
-            <Button variant="secondary" onClick={onTryAgain}>
-              {t('lost.tryAgain')}
-            </Button>
-          )}
-        </div>
-      )}
-    </Alert>
   )
 }

@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { http, HttpResponse } from 'msw'
-import { describe, expect, it, vi } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { recordLocalExport } from '@/lib/local-exports'
 import { withBalance } from '@/testing/fixtures'
 import { server } from '@/testing/msw-server'
@@ -49,6 +49,19 @@ function descriptorIs(expiresAt = new Date(Date.now() + 3 * 86_400_000 + 60_000)
   return expiresAt
 }
 
+/**
+ * The page polls every 2 s. The tests that wait for the next poll, or for its absence, move the timers
+ * on instead of waiting that long; the clock also runs by itself (`shouldAdvanceTime`), so the rendering,
+ * the requests and Testing Library's waiting go on as they do without it.
+ */
+function pollingClock() {
+  vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] })
+  return { nextPollsIn: (ms: number) => vi.advanceTimersByTimeAsync(ms) }
+}
+afterEach(() => {
+  vi.useRealTimers()
+})
+
 const dateTime = (d: Date) => new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short' }).format(d)
 
 describe('export page: every status variant', { timeout: 15_000 }, () => {
@@ -79,6 +92,7 @@ describe('export page: every status variant', { timeout: 15_000 }, () => {
   })
 
   it.each(['COMPLETED', 'completed'])('%s: download button with file name, size and expiry; polling stops', async (status) => {
+    const clock = pollingClock()
     const calls = statusIs({ status, progress: 100, processed_count: 200 })
     const expiresAt = descriptorIs()
     renderPage()
@@ -93,7 +107,7 @@ describe('export page: every status variant', { timeout: 15_000 }, () => {
     expect(name).toBeDefined()
     expect(name!.parentElement).toHaveClass('[overflow-wrap:anywhere]')
     expect(name!.parentElement!.textContent).toBe('Download leads-7.csv')
-    await new Promise((r) => setTimeout(r, 2300))
+    await clock.nextPollsIn(2300)
     expect(calls()).toBe(1)
   })
 
@@ -124,12 +138,14 @@ describe('export page: every status variant', { timeout: 15_000 }, () => {
   })
 
   it('an unknown status is "still running" and polling goes on until it completes', async () => {
+    const clock = pollingClock()
     const calls = statusIs({ status: 'QUEUED_ON_WORKER_3', progress: 10 })
     renderPage()
     expect(await screen.findByText('Preparing your file')).toBeInTheDocument()
     statusIs({ status: 'completed' })
     descriptorIs()
-    expect(await screen.findByRole('button', { name: /Download leads-7\.csv/ }, { timeout: 4000 })).toBeInTheDocument()
+    await clock.nextPollsIn(2000)
+    expect(await screen.findByRole('button', { name: /Download leads-7\.csv/ })).toBeInTheDocument()
     expect(calls()).toBe(1)
   })
 
@@ -141,6 +157,14 @@ describe('export page: every status variant', { timeout: 15_000 }, () => {
     expect(screen.queryByText('Ready to download')).not.toBeInTheDocument()
     expect(screen.queryByRole('button', { name: /Download/ })).not.toBeInTheDocument()
     expect(screen.getByRole('link', { name: 'Get fresh data' })).toHaveAttribute('href', '/history?fresh=7')
+  })
+
+  it('an export that fills in a list is named after the list, and leads back to it (extension lists)', async () => {
+    statusIs({ status: 'PROCESSING', progress: 40 })
+    renderPage({ entry: { list: { id: 4, name: 'Kunden 2025' } } })
+    await waitFor(() => expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Fill in \u2068Kunden 2025\u2069 Export #7'))
+    expect(screen.getByRole('link', { name: 'Open the list' })).toHaveAttribute('href', '/lists/4')
+    expect(screen.queryByRole('link', { name: 'Export history' })).not.toBeInTheDocument()
   })
 
   it('an expired link (410) says on which date when History knows it, and names the export by its search', async () => {
@@ -205,6 +229,7 @@ describe('export page: every status variant', { timeout: 15_000 }, () => {
   })
 
   it('asks for notification permission only when the person clicks', async () => {
+    const clock = pollingClock()
     statusIs({ status: 'PROCESSING', progress: 5 })
     const requestPermission = vi.fn(async () => 'granted' as NotificationPermission)
     const NotificationMock = Object.assign(vi.fn(), { permission: 'default', requestPermission })
@@ -218,9 +243,8 @@ describe('export page: every status variant', { timeout: 15_000 }, () => {
       expect(await screen.findByText(/You will get a notification/)).toBeInTheDocument()
       statusIs({ status: 'COMPLETED' })
       descriptorIs()
-      await waitFor(() => expect(NotificationMock).toHaveBeenCalledWith('Your export is ready', expect.anything()), {
-        timeout: 4000,
-      })
+      await clock.nextPollsIn(2000)
+      await waitFor(() => expect(NotificationMock).toHaveBeenCalledWith('Your export is ready', expect.anything()))
     } finally {
       vi.unstubAllGlobals()
     }

@@ -11,6 +11,7 @@ import { ApiError } from '@/lib/api-client'
 import { useDocumentTitle } from '@/lib/use-document-title'
 import { errorMessage } from '@/lib/error-message'
 import { formatBytes, formatDateTime, formatNumber, formatPercent } from '@/lib/format'
+import { loadPageNamespaces } from '@/lib/i18n'
 import { findLocalExport } from '@/lib/local-exports'
 import { lastSearchPath } from '@/lib/last-search'
 import { useProfile } from '@/api/account/profile'
@@ -23,7 +24,7 @@ import { useReadyNotification } from '../hooks/use-ready-notification'
 
 /** One export, at its own address: progress while it runs, the file when done, a retry when it failed. */
 export function ExportJob({ searchId }: { searchId: string }) {
-  const { t, i18n } = useTranslation('exports')
+  const { t, i18n } = useTranslation(['exports', 'lists'])
   const status = useQuery(exportStatusOptions(searchId))
   const data = status.data
   const phase = data ? exportPhase(data.status) : 'pending'
@@ -31,6 +32,12 @@ export function ExportJob({ searchId }: { searchId: string }) {
   const name = t('pageTitle', { id: searchId })
   // the search's name, as History shows it (the reference's History; a service without it has none)
   const entry = useQuery(historyEntryOptions(searchId)).data
+  // an export that fills in one of the account's lists (extension `lists`) is named after it, in the lists' words
+  const list = entry?.list
+  const [listWords, setListWords] = useState(false)
+  useEffect(() => {
+    if (list) void loadPageNamespaces(['lists']).then(() => setListWords(true))
+  }, [list])
   // "Back to search" returns to the account's last search, not an empty one
   const profileId = useProfile().data?.id
   const account = profileId === undefined ? undefined : String(profileId)
@@ -61,7 +68,13 @@ export function ExportJob({ searchId }: { searchId: string }) {
   return (
     <>
       <h1 ref={heading} tabIndex={-1} className="mb-4 text-2xl font-bold focus:outline-none">
-        {entry?.name ? (
+        {list && listWords ? (
+          <>
+            {/* the list's name is the person's text: isolated (FSI…PDI) within the sentence */}
+            {t('lists:enrich.title', { name: `\u2068${list.name}\u2069` })}{' '}
+            <span className="ms-1 inline-block whitespace-nowrap text-base font-normal text-slate-600 dark:text-slate-400">{name}</span>
+          </>
+        ) : entry?.name ? (
           <>
             {/* the name is the person's text: isolated, so its direction cannot reorder the number beside it */}
             <bdi>{entry.name}</bdi>{' '}
@@ -118,9 +131,17 @@ export function ExportJob({ searchId }: { searchId: string }) {
               <Link to={lastSearchPath(account)} className={buttonClass('ghost')}>
                 {t('backToSearch')}
               </Link>
-              <Link to={paths.history} className={buttonClass('ghost')}>
-                {t('history')}
-              </Link>
+              {list ? (
+                listWords && (
+                  <Link to={paths.list(list.id)} className={buttonClass('ghost')}>
+                    {t('lists:enrich.openList')}
+                  </Link>
+                )
+              ) : (
+                <Link to={paths.history} className={buttonClass('ghost')}>
+                  {t('history')}
+                </Link>
+              )}
             </div>
           </div>
         </Card>

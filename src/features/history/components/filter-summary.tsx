@@ -1,8 +1,10 @@
 import { useQueries, useQuery } from '@tanstack/react-query'
-import type { ReactNode } from 'react'
+import { useEffect, useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { countryName, listParts } from '@/lib/format'
+import { loadPageNamespaces } from '@/lib/i18n'
 import type { HistoryFilters } from '@/api/history/get-search-history'
+import { listsOptions } from '@/api/lists/get-lists'
 import { categoriesOptions, level1ListOptions, level2Options, level3ListOptions } from '@/api/history/lookups'
 
 /**
@@ -10,8 +12,15 @@ import { categoriesOptions, level1ListOptions, level2Options, level3ListOptions 
  * `inline`: one run of text for a table cell, the labels left to screen readers.
  */
 export function FilterSummary({ filters, inline = false }: { filters: HistoryFilters; inline?: boolean }) {
-  const { t, i18n } = useTranslation('history')
+  const { t, i18n } = useTranslation(['history', 'lists'])
   const lng = i18n.language
+  // the lists the search left out (extension `lists`), named from the account's lists, with their words
+  const leftOut = filters.exclude_lists
+  const lists = useQuery({ ...listsOptions(), enabled: leftOut.length > 0 })
+  const [listWords, setListWords] = useState(false)
+  useEffect(() => {
+    if (leftOut.length) void loadPageNamespaces(['lists']).then(() => setListWords(true))
+  }, [leftOut.length])
   const countries = filters.countries
   const needsLevel1 = filters.level1_location.length > 0
   const needsLevel3 = filters.level3_location.length > 0
@@ -71,6 +80,13 @@ export function FilterSummary({ filters, inline = false }: { filters: HistoryFil
     rows.push([t('filters.only'), list(flags), t('filters.onlyWith', { list: words })])
   }
   if (filters.main_activity_only) rows.push([t('filters.match'), t('filters.mainActivity')])
+  if (leftOut.length && listWords) {
+    const names = leftOut.map((id) => lists.data?.find((l) => l.id === id)?.name ?? t('lists:leaveOut.unnamed', { id }))
+    const words = listParts(lng, names)
+      .map((p) => p.value)
+      .join('')
+    rows.push([t('lists:leaveOut.summaryLabel'), list(names), t('lists:leaveOut.chip', { name: words })])
+  }
 
   if (!rows.length) {
     return <p className="text-sm text-slate-700 dark:text-slate-300">{t('filters.all')}</p>

@@ -56,7 +56,8 @@ interface Props {
   onUnavailable: () => void
 }
 
-const TERRITORY_ID = 'territory'
+// Terra Draw takes only ids of its own strategy's form (a UUID's 36 characters): another is no feature to it
+const TERRITORY_ID = '00000000-0000-4000-8000-000000000026'
 
 /** The territory as a Terra Draw feature: a circle as the ring it draws, so it can be shown and edited like a drawn one. */
 function territoryFeature(t: Territory): GeoJSONStoreFeatures {
@@ -247,9 +248,10 @@ export function MapCanvas({ cells, breaks, territory, labels, dark, rtl, mode, o
     const draw = drawRef.current
     if (!ready || !draw) return
     draw.clear()
-    if (mode === 'select' && territory) draw.addFeatures([territoryFeature(territory)])
+    // a territory Terra Draw finds invalid (a pasted ring that crosses itself) is left as it is, not edited
+    const editable = mode === 'select' && territory !== null && draw.addFeatures([territoryFeature(territory)])[0]?.valid === true
     draw.setMode(mode)
-    if (mode === 'select' && territory) draw.selectFeature(TERRITORY_ID)
+    if (editable) draw.selectFeature(TERRITORY_ID)
     // the territory is read when the tool is chosen: an edit's own changes must not start it again
   }, [ready, mode]) // eslint-disable-line react-hooks/exhaustive-deps
 

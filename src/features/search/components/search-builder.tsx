@@ -1,4 +1,4 @@
-import { memo, startTransition, useCallback, useDeferredValue, useEffect, useMemo, useOptimistic } from 'react'
+import { memo, startTransition, useCallback, useDeferredValue, useEffect, useMemo, useOptimistic, type ComponentProps } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useProfile } from '@/api/account/profile'
 import { Button } from '@/components/ui/button'
@@ -86,10 +86,13 @@ export const SearchBuilder = memo(function SearchBuilder({
   filters,
   onChange,
   loading = false,
+  extraChips,
 }: {
   filters: SearchFilters
   onChange: (change: FiltersChange) => void
   loading?: boolean
+  /** Chips of a part of the search that loads apart (the lists left out), drawn with the chips' own chip. */
+  extraChips?: ComponentProps<typeof FilterChips>['extra']
 }) {
   const { t } = useTranslation('search')
   // rendered at each change of the search: its fixed texts are looked up once (t() is not free)
@@ -158,7 +161,7 @@ export const SearchBuilder = memo(function SearchBuilder({
         <h2 id="chosen-filters-title" className="mb-2 text-sm font-semibold">
           {labels.chosen}
         </h2>
-        <FilterChips filters={filters} onChange={onChange} />
+        <FilterChips filters={filters} onChange={onChange} extra={extraChips} />
       </section>
     </div>
   )

@@ -2,6 +2,10 @@ import { useQuery } from '@tanstack/react-query'
 import { useCallback, useEffect, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useLocation, useNavigate, useSearchParams } from 'react-router'
+import { categoriesByIdsOptions } from '@/api/search/get-categories'
+import { level1Options } from '@/api/search/get-level1'
+import { level2OneOptions } from '@/api/search/get-level2'
+import { level3Options } from '@/api/search/get-level3'
 import { searchKeys } from '@/api/search/keys'
 import {
   filtersToApiParams,
@@ -12,7 +16,9 @@ import {
   type SearchFilters,
 } from '@/domain/search-filters'
 import { useUrlState, type UrlCodec, type UrlStateChange } from '@/lib/use-url-state'
-import { resolveApiLink } from '../link-resolver'
+import type { LinkLookups } from '../link-resolver'
+
+const lookups: LinkLookups = { categoriesByIdsOptions, level1Options, level2OneOptions, level3Options }
 
 /** Set (as history state) on the canonical address when the API-style link held unknown ids. */
 interface LinkState {
@@ -40,7 +46,9 @@ function useLinkCheck(key: string, verified: ReadonlySet<string>, markVerified: 
   const location = useLocation()
   const resolution = useQuery({
     queryKey: searchKeys.linkCheck(toCheck, lang),
-    queryFn: ({ client }) => resolveApiLink(client, new URLSearchParams(toCheck ?? ''), lang),
+    // the resolver (and an API-style link's GeoJSON) loads only for an address to check: not in the page's first load
+    queryFn: ({ client }) =>
+      import('../link-resolver').then((m) => m.resolveApiLink(client, new URLSearchParams(toCheck ?? ''), lang, lookups)),
     enabled: toCheck !== null,
     staleTime: Infinity,
     gcTime: 0,

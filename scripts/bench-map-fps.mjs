@@ -1,0 +1,209 @@
+// The map's panning (issue 26: "panning at 60 fps with 5,000 cells on a mid laptop profile"): the search
+// page's map in Chromium with 5,000 cells in view, dragged with the mouse back and forth for a few seconds
+// while the page records every frame (requestAnimationFrame deltas), without CPU throttling and at 2× (the
+// mid laptop of Lighthouse's desktop profile); prints median and p95 frame time, the share of frames over
+// 16.7 ms, the load average, and the map's chunk as fetched when the map opens.
+//
+//   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:25600/postgres npm run bench:map   (after `npx vite build`)
+//
+// Data: the seed places each city's companies within a few km of it, so no view of it holds 5,000 cells.
+// The bench seeds a database of its own on that PostgreSQL server (`leads_bench_map`, dropped at the end),
+// then spreads the companies evenly over 30° × 16° of Europe with one UPDATE through the service's own
+// tables (their H3 cells computed as the seed computes them; the statement triggers move the data version,
+// so the service's caches follow). At zoom 5 the whole spread is in view: the answer is its 5,000 busiest
+// cells (MAX_CELLS). DIST_DIR: the build to serve (default dist); MAP_BENCH_COMPANIES (default 30,000);
+// MAP_BENCH_SECONDS per run (default 6).
+import { spawn } from 'node:child_process'
+import { existsSync, readFileSync } from 'node:fs'
+import { loadavg } from 'node:os'
+import { gzipSync } from 'node:zlib'
+import { chromium } from '@playwright/test'
+import pg from 'pg'
+import { cellsOf } from '../server/src/lib/geometry.ts'
+import { chromiumPath, demoRefreshToken } from './perf-service.mjs'
+
+const server = process.env.BENCH_DATABASE_URL
+if (!server) {
+  console.error('BENCH_DATABASE_URL (a PostgreSQL server the bench may create a database in) is required')
+  process.exit(1)
+}
+const dist = process.env.DIST_DIR ?? 'dist'
+if (!existsSync(`${dist}/index.html`)) {
+  console.error(`${dist}/index.html not found: run \`npx vite build\` first`)
+  process.exit(1)
+}
+const COMPANIES = Number(process.env.MAP_BENCH_COMPANIES ?? 30_000)
+const SECONDS = Number(process.env.MAP_BENCH_SECONDS ?? 6)
+const DB = 'leads_bench_map'
+const PORT = 4651 + Math.floor(Math.random() * 300)
+
+const admin = new pg.Client({ connectionString: server })
+await admin.connect()
+await admin.query(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`)
+await admin.query(`CREATE DATABASE ${DB}`)
+const url = new URL(server)
+url.pathname = `/${DB}`
+
+const service = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+  stdio: ['ignore', 'ignore', 'inherit'],
+  env: {
+    ...process.env,
+    PORT: String(PORT),
+    DATABASE_URL: url.href,
+    SEED_COMPANIES: String(COMPANIES),
+    DIST_DIR: dist,
+    LOGIN_PER_MINUTE: '1000',
+  },
+})
+const baseURL = `http://127.0.0.1:${PORT}`
+// on any failure too (the next run drops its database first)
+process.on('exit', () => service.kill('SIGTERM'))
+const stop = async () => {
+  service.kill('SIGTERM')
+  await new Promise((r) => (service.exitCode !== null ? r() : service.once('exit', r)))
+  await admin.query(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`)
+  await admin.end()
+}
+for (let started = Date.now(); ;) {
+  if (service.exitCode !== null) throw new Error(`the service exited with ${service.exitCode}`)
+  if (
+    await fetch(`${baseURL}/api/plans/`).then(
+      (r) => r.ok,
+      () => false,
+    )
+  )
+    break
+  if (Date.now() - started > 600_000) throw new Error('the service did not answer within 10 minutes')
+  await new Promise((r) => setTimeout(r, 500))
+}
+
+// every company to an even spread over lng −5…25, lat 42…58, its cells as the seed writes them
+const db = new pg.Client({ connectionString: url.href })
+await db.connect()
+const ids = (await db.query('SELECT id FROM companies ORDER BY id')).rows.map((r) => r.id)
+let state = 26
+const rand = () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31
+const lat = ids.map(() => 42 + rand() * 16)
+const lng = ids.map(() => -5 + rand() * 30)
+const cells = [[], [], [], []]
+for (let i = 0; i < ids.length; i++) cellsOf(lat[i], lng[i]).forEach((c, r) => cells[r].push(c))
+await db.query(
+  `UPDATE companies c SET latitude = v.lat, longitude = v.lng, h3_r3 = v.r3, h3_r5 = v.r5, h3_r7 = v.r7, h3_r9 = v.r9
+   FROM unnest($1::int[], $2::float8[], $3::float8[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[])
+     AS v(id, lat, lng, r3, r5, r7, r9)
+   WHERE c.id = v.id`,
+  [ids, lat, lng, ...cells],
+)
+await db.end()
+
+// a worker's script has no body for the page's CDP session: the built file is what the service sent
+const bodyOf = (r) =>
+  r.body().catch(() => {
+    const file = `${dist}${new URL(r.url()).pathname}`
+    return existsSync(file) ? readFileSync(file) : Buffer.alloc(0)
+  })
+const browser = await chromium.launch({
+  executablePath: chromiumPath,
+  // WebGL through SwiftShader (software): what this machine has, as in the e2e tests (playwright.config.ts)
+  args: ['--no-sandbox', '--disable-gpu', '--enable-unsafe-swiftshader', '--disable-background-networking', '--no-first-run'],
+})
+const KB = 1024
+const results = []
+let chunk = null
+for (const throttle of [1, 2]) {
+  const context = await browser.newContext({ viewport: { width: 1920, height: 1080 } })
+  // a session of its own each run: a refresh token is good for one use
+  await context.addInitScript((t) => localStorage.setItem('leads.refresh', t), await demoRefreshToken(baseURL))
+  const page = await context.newPage()
+  const cdp = await context.newCDPSession(page)
+  await page.goto(`${baseURL}/search`)
+  // the toggle comes once the page's first load is over
+  const toggle = page.getByRole('button', { name: 'Show the map' })
+  await toggle.waitFor({ timeout: 180_000 })
+  const scripts = []
+  page.on('response', (r) => {
+    if (/javascript|text\/css/.test(r.headers()['content-type'] ?? '')) scripts.push(r)
+  })
+  const firstCells = page.waitForResponse((r) => r.url().includes('/api/companies/cells/') && r.ok(), { timeout: 120_000 })
+  await toggle.click()
+  const map = page.getByTestId('map')
+  await map.waitFor()
+  await firstCells
+  // zoom 5: the whole spread in view (the map's first view is fitted to its cells, somewhat farther out)
+  const box = (await map.boundingBox()) ?? { x: 0, y: 0, width: 0, height: 0 }
+  const centre = { x: box.x + box.width / 2, y: box.y + box.height / 2 }
+  let shown = 0
+  for (let step = 0; step < 12 && shown < 5000; step++) {
+    const answer = page.waitForResponse((r) => r.url().includes('/api/companies/cells/') && r.ok(), { timeout: 15_000 }).catch(() => null)
+    await page.mouse.move(centre.x, centre.y)
+    await page.mouse.wheel(0, -120)
+    const r = await answer
+    if (r) shown = ((await r.json()).cells ?? []).length
+  }
+  await page.waitForTimeout(2000) // the cells drawn, the tiles of the basemap in
+  if (!chunk) {
+    chunk = await Promise.all(
+      scripts.map(async (r) => ({ file: new URL(r.url()).pathname, gzip: gzipSync(await bodyOf(r), { level: 9 }).length })),
+    )
+  }
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: throttle })
+  await page.evaluate(() => {
+    // runs in the page
+    const w = globalThis
+    w.__frames = []
+    let last = performance.now()
+    const tick = (now) => {
+      w.__frames.push(now - last)
+      last = now
+      if (w.__recording) w.requestAnimationFrame(tick)
+    }
+    w.__recording = true
+    w.requestAnimationFrame(tick)
+  })
+  // back and forth by a third of the map's width, a mouse move every ~16 ms, for SECONDS
+  const load = loadavg()[0]
+  const until = Date.now() + SECONDS * 1000
+  let dir = 1
+  while (Date.now() < until) {
+    await page.mouse.move(centre.x, centre.y)
+    await page.mouse.down()
+    await page.mouse.move(centre.x + (dir * box.width) / 3, centre.y + (dir * box.height) / 8, { steps: 40 })
+    await page.mouse.up()
+    dir = -dir
+  }
+  const frames = await page.evaluate(() => {
+    globalThis.__recording = false
+    return globalThis.__frames.slice(1)
+  })
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 })
+  const sorted = [...frames].sort((a, b) => a - b)
+  const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]
+  results.push({
+    throttle,
+    cells: shown,
+    frames: frames.length,
+    median: at(0.5),
+    p95: at(0.95),
+    over: frames.filter((f) => f > 16.7).length / frames.length,
+    load: [load, loadavg()[0]],
+  })
+  await context.close()
+}
+await browser.close()
+await stop()
+
+console.log(
+  `the map's panning, ${SECONDS} s of mouse drags per run, ${COMPANIES.toLocaleString('en-US')} companies; WebGL through SwiftShader (software)`,
+)
+for (const r of results) {
+  console.log(
+    `CPU ${r.throttle}×: ${r.cells.toLocaleString('en-US')} cells, ${r.frames} frames, median ${r.median.toFixed(1)} ms, p95 ${r.p95.toFixed(1)} ms, ` +
+      `${(r.over * 100).toFixed(0)}% over 16.7 ms (load average ${r.load.map((l) => l.toFixed(1)).join(' → ')})`,
+  )
+}
+const sum = (list) => list.reduce((s, x) => s + x.gzip, 0)
+const js = chunk.filter((x) => x.file.endsWith('.js'))
+console.log(
+  `fetched when the map opens: JS ${(sum(js) / KB).toFixed(1)} KB gzip (${js.length} files), CSS ${(sum(chunk) / KB - sum(js) / KB).toFixed(1)} KB`,
+)
+for (const x of [...chunk].sort((a, b) => b.gzip - a.gzip)) console.log(`  ${(x.gzip / KB).toFixed(2).padStart(8)} KB  ${x.file}`)
