@@ -4,7 +4,9 @@ import path from 'node:path'
 import { randomBytes } from 'node:crypto'
 import { inject } from 'vitest'
 import { loadConfig, type Config } from '../src/config.ts'
+import { openDb } from '../src/db/db.ts'
 import { startService, type RunningService } from '../src/service.ts'
+import { databaseUrlOf, TEST_SEED_COMPANIES, testServiceEnv } from './global-setup.ts'
 
 export interface TestService extends RunningService {
   /** fetch against the service: path like '/api/plans/'. */
@@ -13,13 +15,16 @@ export interface TestService extends RunningService {
 
 /**
  * A real service on a random port with its own data directory, test clock on, small seed.
- * With DATABASE_URL set (CI's second run), each call gets its own fresh PostgreSQL database.
+ * With DATABASE_URL set (CI's second run), each call gets its own PostgreSQL database.
+ * With the default seed it starts from a copy of the data seeded once for the run (global-setup.ts);
+ * with another seed size it seeds its own.
  */
 export async function startTestService(
   overrides: Partial<Config> = {},
   options: Parameters<typeof startService>[1] = {},
 ): Promise<TestService> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'leads-test-'))
+  const seeded = (overrides.seedCompanies ?? TEST_SEED_COMPANIES) === TEST_SEED_COMPANIES ? inject('seededData') : null
   let databaseUrl: string | undefined
   let dropDb: (() => Promise<void>) | undefined
   if (process.env.DATABASE_URL) {
@@ -27,34 +32,33 @@ export async function startTestService(
     const name = `leads_test_${randomBytes(6).toString('hex')}`
     const admin = new pg.Client({ connectionString: process.env.DATABASE_URL })
     await admin.connect()
-    await admin.query(`CREATE DATABASE ${name}`)
+    await admin.query(seeded?.database ? `CREATE DATABASE ${name} TEMPLATE ${seeded.database}` : `CREATE DATABASE ${name}`)
     await admin.end()
-    const url = new URL(process.env.DATABASE_URL)
-    url.pathname = `/${name}`
-    databaseUrl = url.toString()
+    databaseUrl = databaseUrlOf(name)
     dropDb = async () => {
       const c = new pg.Client({ connectionString: process.env.DATABASE_URL })
       await c.connect()
       await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
       await c.end()
     }
-  } else {
+  } else if (!seeded) {
     // a copy of the migrated, empty cluster made once for the run (global-setup.ts): the service seeds it
     const cluster = inject('pgliteCluster')
     if (cluster) await cp(cluster, path.join(dataDir, 'pg'), { recursive: true })
   }
+  if (seeded) {
+    // the seeded cluster (PGlite) and the seed's export files, whose paths the rows name: they must
+    // name this service's copies, as cleanup removes an expired export's file
+    await cp(seeded.dataDir, dataDir, { recursive: true })
+    const db = await openDb({ databaseUrl, dataDir, poolSize: 1 })
+    await db.query(`UPDATE searches SET file_path = $2 || substr(file_path, length($1) + 1) WHERE starts_with(file_path, $1)`, [
+      seeded.dataDir,
+      dataDir,
+    ])
+    await db.close()
+  }
   const config: Config = {
-    ...loadConfig({
-      DATA_DIR: dataDir,
-      PORT: '0',
-      LEADS_TEST_CLOCK: '1',
-      SEED_COMPANIES: '3000',
-      // The suites sign in and sign up far more often than a person: the per-address budgets of the
-      // auth routes are tested on their own (security.test.ts) with the defaults or smaller ones.
-      ...Object.fromEntries(
-        ['LOGIN', 'REFRESH', 'SIGNUP', 'RESET', 'CONFIRM', 'FAILED_AUTH', 'PUBLIC'].map((k) => [`${k}_PER_MINUTE`, '100000']),
-      ),
-    }),
+    ...loadConfig(testServiceEnv(dataDir)),
     databaseUrl,
     ...overrides,
   }
