@@ -5,6 +5,7 @@ import tailwindcss from '@tailwindcss/vite'
 import { availableParallelism } from 'node:os'
 import { compileHints } from './build/vite-plugins/compile-hints.ts'
 import { compressedTwins } from './build/vite-plugins/compressed-twins.ts'
+import { localeFilesPlugin } from './build/vite-plugins/locale-files.ts'
 import { lowPriorityScripts } from './build/vite-plugins/low-priority-scripts.ts'
 import { prerender } from './build/vite-plugins/prerender.ts'
 
@@ -18,6 +19,8 @@ export default defineConfig({
     prerender({ entry: 'src/boot/prerender.tsx', alias }),
     lowPriorityScripts(),
     compileHints(),
+    // before the twins: the locale files it writes get theirs
+    localeFilesPlugin(),
     compressedTwins(),
   ],
   resolve: { alias },

@@ -218,6 +218,10 @@ export async function serveDashboard(c: Context, distDir: string): Promise<Respo
       file = null
     }
   }
+  // the other languages' strings (build/vite-plugins/locale-files.ts): a version, language or namespace the
+  // build did not write is no page either
+  const strings = inside && rel.startsWith(`locales${path.sep}`)
+  if (file === null && strings) return c.text('Not found.', 404, SECURITY_HEADERS)
   const encoding = acceptedEncoding(c.req.header('accept-encoding'))
   const headers: Record<string, string> = { ...SECURITY_HEADERS, Vary: 'Accept-Encoding' }
   let body: Buffer
@@ -238,8 +242,8 @@ export async function serveDashboard(c: Context, distDir: string): Promise<Respo
   } else {
     const ext = path.extname(file)
     headers['Content-Type'] = TYPES[ext] ?? 'application/octet-stream'
-    // hashed assets never change; anything else (robots.txt, favicon) is revalidated
-    headers['Cache-Control'] = rel.startsWith(`assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache'
+    // hashed assets and the versioned strings never change; anything else (robots.txt, favicon) is revalidated
+    headers['Cache-Control'] = strings || rel.startsWith(`assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache'
     body = await readFile(file)
     if (encoding && COMPRESSIBLE.has(ext)) {
       const twin = await readFile(`${file}.${encoding === 'br' ? 'br' : 'gz'}`).catch(() => null)

@@ -23,6 +23,7 @@ function rawGet(url: string, headers: Record<string, string> = {}) {
 }
 
 const ENTRY_JS = 'console.log("entry");'.repeat(200)
+const GERMAN = JSON.stringify({ title: 'Kontakte suchen', hint: 'Wählen Sie Länder und Branchen.'.repeat(60) })
 const MANIFEST = {
   'index.html': { file: 'assets/index-e1.js', isEntry: true, imports: ['_vendor-v1.js'], dynamicImports: ['src/boot/start.tsx'] },
   '_vendor-v1.js': { file: 'assets/vendor-v1.js' },
@@ -73,6 +74,10 @@ describe('the built dashboard as a browser fetches it', () => {
     await writeFile(path.join(dist, 'assets', 'index-e1.js.br'), brotliCompressSync(ENTRY_JS))
     await writeFile(path.join(dist, 'assets', 'index-e1.js.gz'), gzipSync(ENTRY_JS))
     await writeFile(path.join(dist, 'robots.txt'), 'User-agent: *\nDisallow: /\n')
+    // the other languages' strings as build/vite-plugins/locale-files.ts writes them (with a twin, as compressed-twins.ts does)
+    await mkdir(path.join(dist, 'locales', 'v1', 'de'), { recursive: true })
+    await writeFile(path.join(dist, 'locales', 'v1', 'de', 'search.json'), GERMAN)
+    await writeFile(path.join(dist, 'locales', 'v1', 'de', 'search.json.gz'), gzipSync(GERMAN))
     svc = await startTestService({ seedCompanies: 0, distDir: dist })
   })
   afterAll(async () => {
@@ -162,6 +167,31 @@ describe('the built dashboard as a browser fetches it', () => {
     // a query (a search's filters, the sign-in page's reason) changes the page: no markup
     expect(await root('/search?countries=DE', { Cookie: 'leads.signed-in=1' })).toMatchObject({ variant: null })
     expect(await root('/sign-in?reason=expired')).toMatchObject({ variant: null })
+  })
+
+  it('serves the versioned strings like hashed assets, and nothing else under their folder', async () => {
+    const strings = await rawGet(`${svc.url}/locales/v1/de/search.json`, { 'Accept-Encoding': 'gzip' })
+    expect(strings.status).toBe(200)
+    expect(strings.headers['content-type']).toBe('application/json; charset=utf-8')
+    expect(strings.headers['cache-control']).toBe('public, max-age=31536000, immutable')
+    expect(strings.headers['content-encoding']).toBe('gzip')
+    expect(gunzipSync(strings.body).toString()).toBe(GERMAN)
+    // another build's version, a language or namespace the build did not write, a way out of the folder:
+    // 404, never the dashboard's page (which a client would take for strings) nor a file elsewhere
+    for (const p of [
+      '/locales/v0/de/search.json',
+      '/locales/v1/xx/search.json',
+      '/locales/v1/de/nothing.json',
+      '/locales/v1/de/',
+      '/locales/v1/de/..%2f..%2f..%2f.vite%2fmanifest.json',
+    ]) {
+      const answer = await fetch(`${svc.url}${p}`)
+      expect(answer.status, p).toBe(404)
+      expect(await answer.text(), p).not.toMatch(/isEntry|<div id="root"/)
+    }
+    // out of the build altogether: the dashboard's page, as for any other address (no file outside dist)
+    const outside = await fetch(`${svc.url}/locales/v1/de/..%2f..%2f..%2f..%2f..%2f..%2f..%2fetc%2fpasswd`)
+    expect(await outside.text()).not.toContain('root:')
   })
 
   it('serves robots.txt as text, and not the build’s manifest', async () => {

@@ -36,8 +36,8 @@ export interface EnResources {
 /**
  * English of the signed-out pages ships in the first load; the English of the signed-in pages
  * loads with their code (router.tsx awaits `loadPageNamespaces()` beside each page module), so
- * the sign-in page does not carry every page's strings. Every other language is one lazy chunk
- * per namespace, loaded when the language is chosen.
+ * the sign-in page does not carry every page's strings. Every other language is one file per
+ * namespace, fetched when the language is chosen.
  */
 export const enResources = { common, auth } as const
 const BUNDLED: ReadonlySet<string> = new Set(Object.keys(enResources))
@@ -83,40 +83,41 @@ export function loadPageNamespaces(namespaces: readonly PageNamespace[] = PAGE_N
   ).then(() => undefined)
 }
 
-const lazyLocales = import.meta.glob<{ default: Record<string, unknown> }>([
-  '../../locales/*/*.json',
-  '!../../locales/en/*.json',
-  '!../../locales/*/mail.json', // the service's mails
-  '!../../locales/*/map.json', // the map's own chunk lists them (addFeatureLocales)
-])
+/** The build's version of the other languages' files (build/vite-plugins/locale-files.ts). */
+declare const __LOCALES_VERSION__: string
+
+type Strings = Record<string, unknown>
 
 /**
- * Namespaces whose other languages a lazily loaded feature lists itself (the map's): the tables here are
- * part of every page's first load, and the map's 26 entries cost it 0.3 KB.
+ * The other languages' strings, fetched from the versioned addresses the build writes (a table of their
+ * chunks, ~4 KB, would be part of every page's first load). jsdom has no server to fetch from, so the
+ * tests import the files; the mode is known at build time, and the production bundle carries no table.
  */
-type LocaleChunk = () => Promise<{ default: Record<string, unknown> }>
-const featureLocales = new Map<string, (lng: string) => LocaleChunk | undefined>()
+const otherLanguage: (lng: Language, ns: Namespace) => Promise<Strings> =
+  import.meta.env.MODE === 'test'
+    ? (lng, ns) => {
+        const files = import.meta.glob<{ default: Strings }>([
+          '../../locales/*/*.json',
+          '!../../locales/en/*.json',
+          '!../../locales/*/mail.json',
+        ])
+        return files[`../../locales/${lng}/${ns}.json`]!().then((mod) => mod.default)
+      }
+    : async (lng, ns) => {
+        const response = await fetch(`${import.meta.env.BASE_URL}locales/${__LOCALES_VERSION__}/${lng}/${ns}.json`)
+        if (!response.ok) throw new Error(`${lng}/${ns}: HTTP ${response.status}`)
+        return (await response.json()) as Strings
+      }
 
+/** Every namespace of the language, each once (a failed fetch is tried again at the next call). */
 async function loadLanguage(lng: Language): Promise<void> {
   if (lng === 'en') return
   await Promise.all(
     NAMESPACES.map(async (ns) => {
-      const loader = lazyLocales[`../../locales/${lng}/${ns}.json`] ?? featureLocales.get(ns)?.(lng)
-      // a namespace loaded with the language before, or one whose feature came after the language did
-      if (!loader || i18n.hasResourceBundle(lng, ns)) return
-      const mod = await loader()
-      i18n.addResourceBundle(lng, ns, mod.default, true, true)
+      if (i18n.hasResourceBundle(lng, ns)) return
+      i18n.addResourceBundle(lng, ns, await otherLanguage(lng, ns), true, true)
     }),
   )
-}
-
-/**
- * A feature's own locale chunks of `ns` (`chunk(lng)`) in the languages other than English, known from now
- * on to every language chosen; the one in use loads now.
- */
-export function addFeatureLocales(ns: PageNamespace, chunk: (lng: string) => LocaleChunk | undefined): Promise<void> {
-  featureLocales.set(ns, chunk)
-  return loadLanguage(i18n.language as Language)
 }
 
 const STORAGE_KEY = 'leads.language'

@@ -4,10 +4,11 @@ import { useCapability } from '@/api/capabilities/get-capabilities'
 import { Button } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/spinner'
 import type { SearchFilters } from '@/domain/search-filters'
-import { loadMapWords } from '../map-words'
+import { loadPageNamespaces } from '@/lib/i18n'
 
-// the toggle speaks the map's words: this module is ready once they are (English and the language in use)
-await loadMapWords()
+// the toggle speaks the map's words: this module is ready once they are (English, every language's fallback;
+// the language in use brought its own)
+await loadPageNamespaces(['map'])
 
 // MapLibre, Terra Draw and H3: fetched when the map is first opened, never with the page
 const MapPanel = lazy(() => import('./map-panel'))
