@@ -210,7 +210,12 @@ describe('the job runner', () => {
     const r = runner({
       leaseMs: 300,
       run: async (job, lease, stopping) => {
-        await db.query("UPDATE runner_jobs SET lease_owner = 'other/1' WHERE id = $1", [job.id]) // another worker's takeover
+        // another worker's takeover, with its own lease: left at this one's 300 ms, a busy machine let it
+        // expire before the check below, and this runner claimed the job again
+        await db.query(
+          "UPDATE runner_jobs SET lease_owner = 'other/1', lease_until = clock_timestamp() + interval '1 hour' WHERE id = $1",
+          [job.id],
+        )
         await until('the renewal that finds the lease gone', () => lease.lost)
         sawLost = !stopping() && lease.lost // the lease, not a stop of the runner
         await finish(job, lease)

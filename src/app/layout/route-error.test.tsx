@@ -1,4 +1,4 @@
-import { render, screen } from '@testing-library/react'
+import { render, screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { createMemoryRouter, RouterProvider } from 'react-router'
 import { describe, expect, it, vi } from 'vitest'
@@ -20,7 +20,7 @@ describe('the error page', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Something went wrong' })).toBeInTheDocument()
     expect(screen.getByText('The service cannot be reached. Check your connection and try again.')).toBeInTheDocument()
     expect(screen.getByRole('link', { name: 'Back to the dashboard' })).toHaveAttribute('href', '/search')
-    expect(document.title).toBe('Something went wrong · Leads')
+    await waitFor(() => expect(document.title).toBe('Something went wrong · Leads'))
 
     broken = false // the network is back
     await userEvent.setup().click(screen.getByRole('button', { name: 'Try again' }))

@@ -1,12 +1,16 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { http, HttpResponse } from 'msw'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { profileOptions, profileSchema } from '@/api/account/profile'
 import { changeLanguage } from '@/lib/i18n'
 import { server } from '@/testing/msw-server'
 import { createTestQueryClient, renderWithProviders } from '@/testing/render'
 import { Component as SearchPage } from './search'
+
+// The confirmation is the page's lazy chunk: its first import here is Vite transforming it (seconds on a
+// busy machine), not what the tests are about, so it is loaded once before them.
+beforeAll(() => import('@/features/exports/components/export-confirm-dialog'))
 
 /** Issue 21: the cap the person typed, in their language, is the one the confirmation offers, or nothing is. */
 function searchService() {

@@ -1,11 +1,15 @@
 import { screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { http, HttpResponse } from 'msw'
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { profileOptions, profileSchema } from '@/api/account/profile'
 import { server } from '@/testing/msw-server'
 import { createTestQueryClient, renderWithProviders } from '@/testing/render'
 import { Component as SearchPage } from './search'
+
+// The confirmation is the page's lazy chunk: its first import here is Vite transforming it (seconds on a
+// busy machine), not what the tests are about, so it is loaded once before them.
+beforeAll(() => import('@/features/exports/components/export-confirm-dialog'))
 
 function searchService() {
   server.use(
