@@ -172,6 +172,14 @@ describe('fill in my list', () => {
     })
     expect(delta.status).toBe(400)
     expect((await body<{ detail: string }>(delta)).detail).toMatch(/list/)
+    // nor can it be watched: a watched search is asked for fresh data
+    const watch = await svc.request(`/api/user/search-history/${started.search_id}/`, {
+      method: 'PATCH',
+      token: u.access,
+      json: { watched: true },
+    })
+    expect(watch.status).toBe(400)
+    expect(Object.keys((await body<{ errors: object }>(watch)).errors)).toEqual(['watched'])
     expect(await balance(svc, u.access)).toBe(97)
 
     // the same list again: what the account owns costs nothing with skip_owned (the default)…

@@ -192,13 +192,17 @@ export async function updateEntry(
     // the account row is the lock: two requests watching at once cannot pass the limit together
     await q.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [userId])
     const entry = (
-      await q.query<{ delta_of: number | null; watched: boolean }>(
-        "SELECT delta_of, watched FROM searches WHERE id = $1 AND user_id = $2 AND kind = 'export'",
+      await q.query<{ delta_of: number | null; watched: boolean; list_name: string | null }>(
+        "SELECT delta_of, watched, list_name FROM searches WHERE id = $1 AND user_id = $2 AND kind = 'export'",
         [searchId, userId],
       )
     ).rows[0]
     if (!entry) throw notFound('Export not found.')
     if (watched === true && !entry.watched) {
+      // a list's fill-in is no search: nothing to ask fresh data of (download-delta refuses it too)
+      if (entry.list_name !== null) {
+        throw badRequest({ watched: [`This export fills in the list “${entry.list_name}”: it is not a search to watch.`] })
+      }
       if (entry.delta_of !== null) {
         throw badRequest({ watched: [`This is a fresh-data export of #${entry.delta_of}: watch that search instead.`] })
       }

@@ -167,6 +167,16 @@ describe('export page: every status variant', { timeout: 15_000 }, () => {
     expect(screen.queryByRole('link', { name: 'Export history' })).not.toBeInTheDocument()
   })
 
+  it('an expired fill-in of a list offers the list, not fresh data (it is no search)', async () => {
+    const expiredAt = new Date(Date.now() - 3 * 86_400_000)
+    statusIs({ status: 'COMPLETED' })
+    server.use(http.get('*/api/download-completed-csv/7/', () => HttpResponse.json({ detail: 'Expired' }, { status: 410 })))
+    renderPage({ entry: { list: { id: 4, name: 'Kunden 2025' }, expires_at: expiredAt.toISOString() } })
+    expect(await screen.findByText(`The download link expired on ${dateTime(expiredAt)}.`)).toBeInTheDocument()
+    expect(await screen.findByRole('link', { name: 'Open the list' })).toHaveAttribute('href', '/lists/4')
+    expect(screen.queryByRole('link', { name: 'Get fresh data' })).not.toBeInTheDocument()
+  })
+
   it('an expired link (410) says on which date when History knows it, and names the export by its search', async () => {
     const expiredAt = new Date(Date.now() - 3 * 86_400_000)
     statusIs({ status: 'COMPLETED' })

@@ -101,7 +101,7 @@ export function ExportJob({ searchId }: { searchId: string }) {
         <Card>
           <div className="space-y-4">
             {phase === 'completed' ? (
-              <Completed searchId={searchId} knownExpiry={entry?.expires_at} />
+              <Completed searchId={searchId} knownExpiry={entry?.expires_at} fillsList={Boolean(list)} />
             ) : phase === 'failed' ? (
               <Failure searchId={searchId} error={data.error} onRetried={focusHeading} />
             ) : (
@@ -214,9 +214,9 @@ function useNow(intervalMs: number) {
 
 /**
  * A completed export: its file while the link works, then when the link expired and the way to fresh
- * data. `knownExpiry`: the link's end as History lists it, the date a 410 does not say.
+ * data (not for a list's fill-in). `knownExpiry`: the link's end as History lists it, the date a 410 does not say.
  */
-function Completed({ searchId, knownExpiry }: { searchId: string; knownExpiry: string | undefined }) {
+function Completed({ searchId, knownExpiry, fillsList }: { searchId: string; knownExpiry: string | undefined; fillsList: boolean }) {
   const { t, i18n } = useTranslation('exports')
   const descriptor = useQuery(downloadOptions(searchId))
   const now = useNow(30_000)
@@ -235,7 +235,8 @@ function Completed({ searchId, knownExpiry }: { searchId: string; knownExpiry: s
           {/* a 410 says no date (interface 3.3): the one the link carried when this page read it, or History's */}
           {expiresAt ? t('expired', { date: formatDateTime(i18n.language, expiresAt) }) : t('expiredNoDate')}
         </p>
-        <FreshData searchId={searchId} />
+        {/* a list's fill-in is no search to ask fresh data of: the page links to the list, to fill it in again */}
+        {!fillsList && <FreshData searchId={searchId} />}
       </>
     )
   }
