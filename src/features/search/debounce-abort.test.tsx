@@ -49,9 +49,11 @@ describe('category type-ahead', () => {
 
     const started = Date.now()
     await user.type(input, 'bak') // ~120 ms of typing: no request for "b" or "ba"
-    await waitFor(() => expect(seen.some((s) => s.url.searchParams.get('q') === 'bak')).toBe(true), { timeout: 1000 })
+    // how soon the request goes out is the host's business (a busy machine took over a second): only
+    // which requests go out, and which are aborted, is checked
+    await waitFor(() => expect(seen.some((s) => s.url.searchParams.get('q') === 'bak')).toBe(true), { timeout: 5000 })
     await user.type(input, 'ery') // supersedes "bak" while it is still in flight
-    await waitFor(() => expect(seen.some((s) => s.url.searchParams.get('q') === 'bakery')).toBe(true), { timeout: 1000 })
+    await waitFor(() => expect(seen.some((s) => s.url.searchParams.get('q') === 'bakery')).toBe(true), { timeout: 5000 })
     const elapsed = Date.now() - started
 
     const typed = seen.filter((s) => s.url.searchParams.get('q'))
