@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http'
-import { createServer as createTcpServer, connect, type Socket } from 'node:net'
+import { createServer as createTcpServer, type Socket } from 'node:net'
 import type { AddressInfo } from 'node:net'
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { AppEnv } from '../src/app-env.ts'
 import { loadConfig, type Config } from '../src/config.ts'
 import { DEVICE_COOKIE, rememberDevice } from '../src/modules/auth/device.ts'
+import { answerOf, openSocket } from './raw-sockets.ts'
 import { startTestService, type TestService } from './helpers.ts'
 import { sharedDatabase } from './instances.ts'
 import {
@@ -877,23 +878,8 @@ describe('findings 10 and 13: names, query parameters, timeouts, connections, 41
   it('finding 13: a slow request head is cut off, and connections past the cap are closed at once', async () => {
     const small = await startTestService({ seedCompanies: 0, http: { headersTimeoutMs: 500, requestTimeoutMs: 1000, maxConnections: 4 } })
     try {
-      const { port } = new URL(small.url)
-      const open = () =>
-        new Promise<Socket>((resolve, reject) => {
-          const s = connect(Number(port), '127.0.0.1', () => resolve(s))
-          s.on('error', reject)
-        })
-      const closedWithin = (s: Socket, ms: number) =>
-        new Promise<{ closed: boolean; data: string }>((resolve) => {
-          let data = ''
-          s.on('data', (d: Buffer) => (data += d.toString()))
-          const timer = setTimeout(() => resolve({ closed: false, data }), ms)
-          s.on('close', () => {
-            clearTimeout(timer)
-            resolve({ closed: true, data })
-          })
-          s.on('error', () => undefined)
-        })
+      const open = () => openSocket(small.url)
+      const closedWithin = answerOf
       // slowloris: a head that never ends
       const slow = await open()
       slow.write('GET /api/plans/ HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ')

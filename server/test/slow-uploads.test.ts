@@ -1,10 +1,10 @@
 import { mkdir, readdir, utimes, writeFile } from 'node:fs/promises'
-import { connect, type Socket } from 'node:net'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { removeAbandonedUploads } from '../src/jobs/cleanup.ts'
 import { body, signUp, type TestUser } from './account-helpers.ts'
 import { startTestService, type TestService } from './helpers.ts'
+import { answerOf, openSocket } from './raw-sockets.ts'
 
 /**
  * Uploads have their own time limits (lib/body-deadline.ts): a list may take minutes to arrive on a
@@ -26,27 +26,8 @@ beforeAll(async () => {
 })
 afterAll(() => svc.close())
 
-function open(): Promise<Socket> {
-  const { port } = new URL(svc.url)
-  return new Promise((resolve, reject) => {
-    const s = connect(Number(port), '127.0.0.1', () => resolve(s))
-    s.on('error', reject)
-  })
-}
-
-/** What the server sent until it closed the connection (or until `ms`). */
-function answer(s: Socket, ms: number): Promise<{ closed: boolean; data: string }> {
-  return new Promise((resolve) => {
-    let data = ''
-    s.on('data', (d: Buffer) => (data += d.toString()))
-    const timer = setTimeout(() => resolve({ closed: false, data }), ms)
-    s.on('close', () => {
-      clearTimeout(timer)
-      resolve({ closed: true, data })
-    })
-    s.on('error', () => undefined)
-  })
-}
+const open = () => openSocket(svc.url)
+const answer = answerOf
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
