@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import AxeBuilder from '@axe-core/playwright'
+import { parse } from 'csv-parse/sync'
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
 
 /** Shared helpers of the end-to-end tests (real service, test clock on; see playwright.config.ts). */
@@ -158,3 +159,6 @@ export async function axeCheck(page: Page, label = page.url(), { soft = false }:
   )
   ;(soft ? expect.soft : expect)(summary, `axe violations on ${label}`).toEqual([])
 }
+
+/** A downloaded CSV file's records (csv-parse: quotes, doubled quotes, line breaks in fields, the BOM). */
+export const parseCsv = (text: string): string[][] => parse(text, { bom: true, relax_column_count: true })

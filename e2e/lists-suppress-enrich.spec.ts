@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync } from 'node:fs'
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
-import { apiAs, authHeaders, chooseLanguage, grantCredits, signInViaUi, signUpViaApi, type Account } from './helpers'
+import { apiAs, authHeaders, chooseLanguage, grantCredits, parseCsv, signInViaUi, signUpViaApi, type Account } from './helpers'
 
 /**
  * A list as a suppression list and as an enrichment order (issue 27, extension `lists`) against the real
@@ -17,40 +17,6 @@ interface Lead {
   name: string
   city: string | null
   website: string | null
-}
-
-/** RFC 4180 records (quoted fields may hold commas, quotes and line breaks). */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = []
-  let row: string[] = []
-  let field = ''
-  let quoted = false
-  const src = text.replace(/^\uFEFF/, '')
-  for (let i = 0; i < src.length; i++) {
-    const c = src[i]
-    if (quoted) {
-      if (c === '"' && src[i + 1] === '"') {
-        field += '"'
-        i++
-      } else if (c === '"') quoted = false
-      else field += c
-    } else if (c === '"') quoted = true
-    else if (c === ',') {
-      row.push(field)
-      field = ''
-    } else if (c === '\n' || c === '\r') {
-      if (c === '\r' && src[i + 1] === '\n') i++
-      row.push(field)
-      rows.push(row)
-      row = []
-      field = ''
-    } else field += c
-  }
-  if (field !== '' || row.length) {
-    row.push(field)
-    rows.push(row)
-  }
-  return rows
 }
 
 const csvLine = (cells: string[]) => cells.map((v) => (/[,"\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v)).join(',')

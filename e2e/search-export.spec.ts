@@ -1,7 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
 import ExcelJS from 'exceljs'
 import { readFile } from 'node:fs/promises'
-import { axeBuilder, confirmViaOutbox } from './helpers'
+import { axeBuilder, confirmViaOutbox, parseCsv } from './helpers'
 
 /**
  * The search → export → download flow against the real reference service (test clock on):
@@ -78,40 +78,6 @@ async function previewCount(page: Page): Promise<number> {
   const count = page.getByTestId('lead-count')
   await expect(count).toBeVisible()
   return Number(await count.getAttribute('data-count'))
-}
-
-/** RFC 4180 records (quoted fields may hold commas, quotes and line breaks). */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = []
-  let row: string[] = []
-  let field = ''
-  let quoted = false
-  const src = text.replace(/^\uFEFF/, '')
-  for (let i = 0; i < src.length; i++) {
-    const c = src[i]
-    if (quoted) {
-      if (c === '"' && src[i + 1] === '"') {
-        field += '"'
-        i++
-      } else if (c === '"') quoted = false
-      else field += c
-    } else if (c === '"') quoted = true
-    else if (c === ',') {
-      row.push(field)
-      field = ''
-    } else if (c === '\n' || c === '\r') {
-      if (c === '\r' && src[i + 1] === '\n') i++
-      row.push(field)
-      rows.push(row)
-      row = []
-      field = ''
-    } else field += c
-  }
-  if (field !== '' || row.length) {
-    row.push(field)
-    rows.push(row)
-  }
-  return rows
 }
 
 async function confirmExport(page: Page): Promise<string> {
