@@ -1,12 +1,13 @@
-import type { ReactNode } from 'react'
+import { useQueryClient } from '@tanstack/react-query'
+import { useRef, useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { Alert } from '@/components/ui/alert'
 import { Button, buttonClass } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/spinner'
 import { paths } from '@/config/paths'
-import type { Profile } from '@/api/account/profile'
-import type { insufficientCredits } from '@/api/exports/start-export'
+import { profileOptions, type Profile } from '@/api/account/profile'
+import { AnswerLostError, type insufficientCredits } from '@/api/exports/start-export'
 import type { PaymentPlan } from '@/domain/cost'
 
 /**
@@ -159,4 +160,43 @@ export function LostAnswerNotice({
       )}
     </Alert>
   )
+}
+
+/**
+ * A start that charges credits. A second press (double-click, Enter twice) before React re-renders must not
+ * send a second request, so the guard is a ref set synchronously on the first press (`begin`). It is never
+ * released after a 2xx; a refusal releases it (`failed`), as does closing (`reset`); when the answer was
+ * lost on the way the balance is asked whether the start was charged, and only the person's explicit "try
+ * again" (`reset`, then `begin`) sends again.
+ */
+export function useChargingStart() {
+  const queryClient = useQueryClient()
+  const sending = useRef(false)
+  const [lost, setLost] = useState<LostAnswer | null>(null)
+  return {
+    lost,
+    /** False while a start is in flight (or its answer was lost): send nothing then. */
+    begin: () => {
+      if (sending.current) return false
+      sending.current = true
+      setLost(null)
+      return true
+    },
+    reset: () => {
+      sending.current = false
+      setLost(null)
+    },
+    /** A refusal frees the button; a lost answer compares the balance with `before` (totalBalance at the press). */
+    failed: (error: unknown, before: number | null) => {
+      if (!(error instanceof AnswerLostError)) {
+        sending.current = false
+        return
+      }
+      setLost('checking')
+      queryClient.fetchQuery({ ...profileOptions(), staleTime: 0 }).then(
+        (now) => setLost(before !== null && totalBalance(now)! < before ? 'charged' : 'unchanged'),
+        () => setLost('unknown'),
+      )
+    },
+  }
 }

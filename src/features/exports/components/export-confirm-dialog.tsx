@@ -1,5 +1,5 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { lazy, Suspense, useRef, useState } from 'react'
+import { useQuery } from '@tanstack/react-query'
+import { lazy, Suspense } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
@@ -12,9 +12,9 @@ import {
   NotEnoughCredits,
   PaymentFacts,
   totalBalance,
-  type LostAnswer,
+  useChargingStart,
 } from '@/components/export-payment'
-import { profileOptions, useProfile } from '@/api/account/profile'
+import { useProfile } from '@/api/account/profile'
 import { ApiError } from '@/lib/api-client'
 import { useCapability } from '@/api/capabilities/get-capabilities'
 import { errorMessage } from '@/lib/error-message'
@@ -23,7 +23,7 @@ import { previewQuery, type SearchFilters } from '@/domain/search-filters'
 import { formatNumber } from '@/lib/format'
 import { loadPageNamespaces } from '@/lib/i18n'
 import { ownedOptions } from '@/api/exports/owned'
-import { AnswerLostError, insufficientCredits, useStartExport, type StartedExport } from '@/api/exports/start-export'
+import { insufficientCredits, useStartExport, type StartedExport } from '@/api/exports/start-export'
 import { exportCost, planPayment } from '@/domain/cost'
 import {
   chosenColumns,
@@ -97,27 +97,18 @@ export function ExportConfirmDialog({
   const unconfirmed =
     profile.data?.email_confirmed === false || (start.error instanceof ApiError && start.error.code === 'email_not_confirmed')
 
-  // Starting an export charges credits: a second press (double-click, Enter twice) before React re-renders
-  // with isPending must not send a second request, so the guard is a ref set synchronously on the first press.
-  // After any 2xx it is never released (the page moves to the export). It is released when the service
-  // answered with a refusal (so the person can retry) or the dialog is closed; when the answer was lost
-  // on the way, only the person's explicit "try again", after the balance has been checked.
-  const sending = useRef(false)
-  const queryClient = useQueryClient()
-  const [lost, setLost] = useState<LostAnswer | null>(null)
+  // one start at a time; a lost answer is checked against the balance (useChargingStart)
+  const charging = useChargingStart()
 
   const close = () => {
     if (start.isPending) return
-    sending.current = false
-    setLost(null)
+    charging.reset()
     start.reset()
     onClose()
   }
 
   const submit = () => {
-    if (sending.current) return
-    sending.current = true
-    setLost(null)
+    if (!charging.begin()) return
     const before = totalBalance(profile.data)
     start.mutate(
       { search_id: searchId, export_format: format, ...(cap !== null ? { max_leads: cap } : {}), ...fields },
@@ -137,24 +128,14 @@ export function ExportConfirmDialog({
           }
           onStarted(started)
         },
-        onError: (error) => {
-          if (!(error instanceof AnswerLostError)) {
-            sending.current = false
-            return
-          }
-          // the service may have started (and charged) it: ask the balance before offering to send again
-          setLost('checking')
-          queryClient.fetchQuery({ ...profileOptions(), staleTime: 0 }).then(
-            (now) => setLost(before !== null && totalBalance(now)! < before ? 'charged' : 'unchanged'),
-            () => setLost('unknown'),
-          )
-        },
+        // a lost answer: the service may have started (and charged) it, the balance says
+        onError: (error) => charging.failed(error, before),
       },
     )
   }
 
   const tryAgain = () => {
-    sending.current = false
+    charging.reset()
     start.reset()
     submit()
   }
@@ -173,7 +154,7 @@ export function ExportConfirmDialog({
             data-testid="confirm-export"
             onClick={submit}
             loading={start.isPending || start.isSuccess}
-            disabled={!payment || !payment.enough || cost === 0 || unconfirmed || lost !== null}
+            disabled={!payment || !payment.enough || cost === 0 || unconfirmed || charging.lost !== null}
           >
             {t('start')}
           </Button>
@@ -267,8 +248,8 @@ export function ExportConfirmDialog({
             </NotEnoughCredits>
           )}
           {refused && <CreditsRefused refused={refused} n={n} />}
-          {lost && <LostAnswerNotice verdict={lost} onTryAgain={tryAgain} />}
-          {start.isError && !refused && !unconfirmed && !lost && (
+          {charging.lost && <LostAnswerNotice verdict={charging.lost} onTryAgain={tryAgain} />}
+          {start.isError && !refused && !unconfirmed && !charging.lost && (
             <Alert tone="error" title={t('startError')}>
               {errorMessage(start.error)}
             </Alert>

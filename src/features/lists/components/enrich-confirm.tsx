@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { useRef, useState } from 'react'
+import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router'
 import { Alert } from '@/components/ui/alert'
@@ -13,12 +13,12 @@ import {
   NotEnoughCredits,
   PaymentFacts,
   totalBalance,
-  type LostAnswer,
+  useChargingStart,
 } from '@/components/export-payment'
 import { paths } from '@/config/paths'
-import { profileOptions, useProfile } from '@/api/account/profile'
+import { useProfile } from '@/api/account/profile'
 import { useCapability, useCapabilityInfo } from '@/api/capabilities/get-capabilities'
-import { AnswerLostError, insufficientCredits } from '@/api/exports/start-export'
+import { insufficientCredits } from '@/api/exports/start-export'
 import { enrichmentQuoteOptions } from '@/api/lists/get-enrichment'
 import { changedPrice, useStartEnrichment } from '@/api/lists/start-enrichment'
 import { availableCredits, planPayment } from '@/domain/cost'
@@ -45,7 +45,6 @@ export function EnrichConfirm({ listId, listName, open, onClose }: EnrichDialogP
   const fileLocale = useCapabilityInfo('file_locale')
   const locales = fileLocale && Array.isArray(fileLocale.languages) ? (fileLocale.languages as unknown[]) : []
   const start = useStartEnrichment()
-  const [lost, setLost] = useState<LostAnswer | null>(null)
   // the price the service answered with when it refused the one shown: the person accepts it, or not
   const [newPrice, setNewPrice] = useState<number | null>(null)
 
@@ -58,23 +57,18 @@ export function EnrichConfirm({ listId, listName, open, onClose }: EnrichDialogP
   const notMatchedYet = quote.error instanceof ApiError && quote.error.status === 409
   const nothing = quote.data?.companies === 0
 
-  // Starting charges credits: a second press before React re-renders must not send a second request (a ref
-  // set on the first press). Released when the service refused, never after a 2xx, and after a lost answer
-  // only by the person's explicit "try again".
-  const sending = useRef(false)
+  // one start at a time; a lost answer is checked against the balance (useChargingStart)
+  const charging = useChargingStart()
 
   const close = () => {
     if (start.isPending) return
-    sending.current = false
-    setLost(null)
+    charging.reset()
     start.reset()
     onClose()
   }
 
   const submit = () => {
-    if (sending.current || cost === undefined) return
-    sending.current = true
-    setLost(null)
+    if (cost === undefined || !charging.begin()) return
     const before = totalBalance(profile.data)
     start.mutate(
       {
@@ -92,22 +86,14 @@ export function EnrichConfirm({ listId, listName, open, onClose }: EnrichDialogP
             setNewPrice(price)
             void queryClient.invalidateQueries({ queryKey: enrichmentQuoteOptions(listId, skipOwned).queryKey })
           }
-          if (!(error instanceof AnswerLostError)) {
-            sending.current = false
-            return
-          }
-          setLost('checking')
-          queryClient.fetchQuery({ ...profileOptions(), staleTime: 0 }).then(
-            (now) => setLost(before !== null && totalBalance(now)! < before ? 'charged' : 'unchanged'),
-            () => setLost('unknown'),
-          )
+          charging.failed(error, before)
         },
       },
     )
   }
 
   const tryAgain = () => {
-    sending.current = false
+    charging.reset()
     start.reset()
     submit()
   }
@@ -152,7 +138,7 @@ export function EnrichConfirm({ listId, listName, open, onClose }: EnrichDialogP
             data-testid="confirm-enrich"
             onClick={submit}
             loading={start.isPending || start.isSuccess}
-            disabled={!payment || !payment.enough || nothing || lost !== null}
+            disabled={!payment || !payment.enough || nothing || charging.lost !== null}
           >
             {priceChanged ? t('enrich.startNewPrice') : t('enrich.start')}
           </Button>
@@ -248,10 +234,14 @@ export function EnrichConfirm({ listId, listName, open, onClose }: EnrichDialogP
             </NotEnoughCredits>
           )}
           {refused && <CreditsRefused refused={refused} n={n} />}
-          {lost && (
-            <LostAnswerNotice verdict={lost} onTryAgain={tryAgain} lookIn={{ to: paths.list(listId), label: t('enrich.openList') }} />
+          {charging.lost && (
+            <LostAnswerNotice
+              verdict={charging.lost}
+              onTryAgain={tryAgain}
+              lookIn={{ to: paths.list(listId), label: t('enrich.openList') }}
+            />
           )}
-          {start.isError && !refused && !lost && !priceChanged && (
+          {start.isError && !refused && !charging.lost && !priceChanged && (
             <Alert tone="error" title={t('enrich.startError')}>
               {errorMessage(start.error)}
             </Alert>
