@@ -4,6 +4,7 @@
 // such a step is printed in one piece when it ends, and the summary lists the steps in order.
 import { spawn } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
+import { stripVTControlCharacters } from 'node:util'
 
 const results = []
 const only = process.argv.slice(2)
@@ -45,6 +46,18 @@ function run(name, cmd, args, { env = {}, count, sideBySide = false } = {}) {
   })
 }
 
+/** The first lines of a failure's message, without colours: what went wrong reaches the summary too. */
+function why(message, at) {
+  if (!message) return []
+  const lines = stripVTControlCharacters(String(message))
+    .split('\n')
+    .map((l) => l.trimEnd())
+    .filter((l) => l.trim())
+    .slice(0, 4)
+    .map((l) => `    ${l.slice(0, 200)}`)
+  return at ? [...lines, `    at ${at}`] : lines
+}
+
 function vitestCount(file) {
   return () => {
     if (!existsSync(file)) return null
@@ -53,10 +66,10 @@ function vitestCount(file) {
     const failedNames = r.testResults.flatMap((f) =>
       f.assertionResults
         .filter((a) => a.status !== 'passed')
-        .map((a) => `${a.status}: ${f.name.replace(process.cwd() + '/', '')} › ${a.fullName}`),
+        .flatMap((a) => [`${a.status}: ${f.name.replace(process.cwd() + '/', '')} › ${a.fullName}`, ...why(a.failureMessages?.[0])]),
     )
     for (const f of r.testResults)
-      if (f.status === 'failed' && f.assertionResults.length === 0) failedNames.push(`failed to run: ${f.name}`)
+      if (f.status === 'failed' && f.assertionResults.length === 0) failedNames.push(`failed to run: ${f.name}`, ...why(f.message))
     return {
       passed: r.numPassedTests,
       failed: r.numFailedTests + (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0),
@@ -74,8 +87,12 @@ function playwrightCount(file) {
     const walk = (suite, trail) => {
       for (const spec of suite.specs ?? [])
         for (const t of spec.tests ?? [])
-          if (t.status !== 'expected')
+          if (t.status !== 'expected') {
             failedNames.push(`${t.status}: [${t.projectName}] ${spec.file}:${spec.line} › ${[...trail, spec.title].join(' › ')}`)
+            const error = t.results?.at(-1)?.errors?.[0]
+            const at = error?.location ? `${error.location.file.replace(process.cwd() + '/', '')}:${error.location.line}` : null
+            failedNames.push(...why(error?.message, at))
+          }
       for (const child of suite.suites ?? []) walk(child, suite.title && !suite.title.endsWith('.ts') ? [...trail, suite.title] : trail)
     }
     for (const suite of report.suites ?? []) walk(suite, [])
@@ -133,7 +150,7 @@ await run('e2e', npx, ['playwright', 'test', '--reporter=list,json'], {
 console.log('\nSummary')
 for (const r of results) {
   console.log(`  ${r.failed ? 'FAIL' : 'ok  '} ${r.name}: ${r.passed} passed, ${r.failed} failed (${r.seconds} s)`)
-  for (const n of (r.failedNames ?? []).slice(0, 10)) console.log(`       ${n}`)
+  for (const n of (r.failedNames ?? []).slice(0, 60)) console.log(`       ${n}`)
   // a step's figures in a line or two (the end of a CI log is all that is read of it)
   const digest = `test-results/${r.name}.txt`
   if (existsSync(digest)) for (const line of readFileSync(digest, 'utf8').trim().split('\n')) console.log(`       ${line}`)
