@@ -4,6 +4,13 @@
 // mid laptop of Lighthouse's desktop profile); prints median and p95 frame time, the share of frames over
 // 16.7 ms, the load average, and the map's chunk as fetched when the map opens.
 //
+// This machine has no GPU: WebGL runs in SwiftShader, and the frame times are mostly its rasterising. So the
+// run is also traced (CDP), and the bench prints what a laptop's CPU does per frame whatever its GPU: the
+// main thread's CPU time in each frame the map drew, less its read-back from SwiftShader, and of it MapLibre's
+// render (the map chunk's requestAnimationFrame callbacks); with the React commits and the cells answers
+// during the pan (a commit or a `setData` per frame would be the product's waste). Nothing of it is in the
+// bundle: React's commits are counted through the hook React DevTools use, which React calls in production.
+//
 //   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:25600/postgres npm run bench:map   (after `npx vite build`)
 //
 // Data: the seed places each city's companies within a few km of it, so no view of it holds 5,000 cells.
@@ -12,7 +19,7 @@
 // tables (their H3 cells computed as the seed computes them; the statement triggers move the data version,
 // so the service's caches follow). At zoom 5 the whole spread is in view: the answer is its 5,000 busiest
 // cells (MAX_CELLS). DIST_DIR: the build to serve (default dist); MAP_BENCH_COMPANIES (default 30,000);
-// MAP_BENCH_SECONDS per run (default 6).
+// MAP_BENCH_SECONDS per run (default 6); MAP_BENCH_GPU=1 on a machine with a GPU, to draw with it.
 import { spawn } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import { loadavg } from 'node:os'
@@ -32,8 +39,72 @@ if (!existsSync(`${dist}/index.html`)) {
   console.error(`${dist}/index.html not found: run \`npx vite build\` first`)
   process.exit(1)
 }
+/**
+ * The page's main thread per frame, from the run's trace. A frame runs from one BeginMainThreadFrame to the
+ * next, and its work is the thread time of the tasks that start in it: CPU time, which the other jobs of a
+ * shared machine do not inflate as they do wall time. At 2× it includes the throttle's stalls, which Chromium
+ * spins on the thread as a slower CPU would take them; it sizes them by wall time, so on a loaded machine
+ * they over-count. The read-back is taken out: with --disable-gpu the compositor is software, so each frame
+ * the main thread waits for SwiftShader to draw the map and copies the picture back, which a laptop's GPU
+ * compositing does not do. Only the frames in which the map drew count: `mapFiles`' requestAnimationFrame
+ * callbacks, MapLibre's render.
+ */
+function mainThreadFrames(events, mapFiles) {
+  const mark = events.find((e) => e.name === 'bench-frame') // the page's own rAF tick: its renderer's main thread
+  const main = events.filter((e) => e.pid === mark.pid && e.tid === mark.tid)
+  const cpu = (e) => e.tdur ?? e.dur ?? 0
+  const tasks = main.filter((e) => e.name === 'ThreadControllerImpl::RunTask' && e.dur !== undefined)
+  const inside = (e, t) => e.ts >= t.ts && e.ts < t.ts + t.dur
+  // a frame begins with the task that begins it, so that its requestAnimationFrame callbacks and commit are its own
+  const starts = main
+    .filter((e) => e.name === 'BeginMainThreadFrame')
+    .map((b) => tasks.find((t) => inside(b, t))?.ts ?? b.ts)
+    .sort((a, b) => a - b)
+  const frames = starts.slice(0, -1).map((ts, i) => ({ wall: starts[i + 1] - ts, cpu: 0, render: 0, readBack: 0, drew: false }))
+  const frameOf = (ts) => {
+    let lo = 0
+    let hi = starts.length - 1
+    if (ts < starts[0] || ts >= starts[hi]) return null
+    while (hi - lo > 1) {
+      const mid = (lo + hi) >> 1
+      if (starts[mid] <= ts) lo = mid
+      else hi = mid
+    }
+    return frames[lo]
+  }
+  for (const t of tasks) {
+    const f = frameOf(t.ts)
+    if (f) f.cpu += cpu(t)
+  }
+  // the read-back (its copy and its wait) and any other wait for the GPU process, each counted once
+  const readBacks = main.filter((e) => e.name === 'GLES2::ReadPixels' && e.dur !== undefined)
+  const waits = main.filter(
+    (e) => /^CommandBufferProxyImpl::WaitFor/.test(e.name) && e.dur !== undefined && !readBacks.some((r) => inside(e, r)),
+  )
+  for (const w of [...readBacks, ...waits]) {
+    const f = frameOf(w.ts)
+    if (f) [f.cpu, f.readBack] = [f.cpu - cpu(w), f.readBack + w.dur]
+  }
+  const calls = main.filter((e) => e.name === 'FunctionCall' && e.dur !== undefined)
+  for (const raf of main.filter((e) => e.name === 'FireAnimationFrame' && e.dur !== undefined)) {
+    const call = calls.find((c) => inside(c, raf))
+    const url = call?.args?.data?.url
+    const f = frameOf(raf.ts)
+    if (!f || !url || !mapFiles.has(new URL(url).pathname)) continue
+    f.render += cpu(raf)
+    f.drew = true
+  }
+  return frames.filter((f) => f.drew)
+}
+/** [median, p95] */
+const spread = (list) => {
+  const sorted = [...list].sort((a, b) => a - b)
+  return [0.5, 0.95].map((q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN)
+}
+
 const COMPANIES = Number(process.env.MAP_BENCH_COMPANIES ?? 30_000)
 const SECONDS = Number(process.env.MAP_BENCH_SECONDS ?? 6)
+const GPU = process.env.MAP_BENCH_GPU === '1'
 const DB = 'leads_bench_map'
 const PORT = 4651 + Math.floor(Math.random() * 300)
 
@@ -104,8 +175,13 @@ const bodyOf = (r) =>
   })
 const browser = await chromium.launch({
   executablePath: chromiumPath,
-  // WebGL through SwiftShader (software): what this machine has, as in the e2e tests (playwright.config.ts)
-  args: ['--no-sandbox', '--disable-gpu', '--enable-unsafe-swiftshader', '--disable-background-networking', '--no-first-run'],
+  // without a GPU, WebGL through SwiftShader (software), as in the e2e tests (playwright.config.ts)
+  args: [
+    '--no-sandbox',
+    ...(GPU ? [] : ['--disable-gpu', '--enable-unsafe-swiftshader']),
+    '--disable-background-networking',
+    '--no-first-run',
+  ],
 })
 const KB = 1024
 const results = []
@@ -114,6 +190,18 @@ for (const throttle of [1, 2]) {
   const context = await browser.newContext({ viewport: { width: 1920, height: 1080 } })
   // a session of its own each run: a refresh token is good for one use
   await context.addInitScript((t) => localStorage.setItem('leads.refresh', t), await demoRefreshToken(baseURL))
+  await context.addInitScript(() => {
+    // runs in the page: React counts itself in to the hook of React DevTools, if one is there, and reports each commit
+    globalThis.__commits = 0
+    globalThis.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
+      supportsFiber: true,
+      inject: () => 1,
+      checkDCE: () => {},
+      onCommitFiberRoot: () => globalThis.__commits++,
+      onCommitFiberUnmount: () => {},
+      onPostCommitFiberRoot: () => {},
+    }
+  })
   const page = await context.newPage()
   const cdp = await context.newCDPSession(page)
   await page.goto(`${baseURL}/search`)
@@ -147,18 +235,26 @@ for (const throttle of [1, 2]) {
     )
   }
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: throttle })
-  await page.evaluate(() => {
+  let answers = 0
+  const countAnswer = (r) => r.url().includes('/api/companies/cells/') && answers++
+  page.on('response', countAnswer)
+  await browser.startTracing(page, {
+    categories: ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline.frame', 'gpu', 'blink.user_timing'],
+  })
+  const commits = await page.evaluate(() => {
     // runs in the page
     const w = globalThis
     w.__frames = []
     let last = performance.now()
     const tick = (now) => {
+      performance.mark('bench-frame') // finds the page's main thread in the trace
       w.__frames.push(now - last)
       last = now
       if (w.__recording) w.requestAnimationFrame(tick)
     }
     w.__recording = true
     w.requestAnimationFrame(tick)
+    return w.__commits
   })
   // back and forth by a third of the map's width, a mouse move every ~16 ms, for SECONDS
   const load = loadavg()[0]
@@ -171,21 +267,34 @@ for (const throttle of [1, 2]) {
     await page.mouse.up()
     dir = -dir
   }
-  const frames = await page.evaluate(() => {
+  const [frames, commitsAfter] = await page.evaluate(() => {
     globalThis.__recording = false
-    return globalThis.__frames.slice(1)
+    return [globalThis.__frames.slice(1), globalThis.__commits]
   })
+  const main = mainThreadFrames(
+    JSON.parse(String(await browser.stopTracing())).traceEvents,
+    new Set(chunk.filter((x) => x.file.endsWith('.js')).map((x) => x.file)),
+  )
+  page.off('response', countAnswer)
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 })
-  const sorted = [...frames].sort((a, b) => a - b)
-  const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]
+  const [median, p95] = spread(frames)
   results.push({
     throttle,
     cells: shown,
     frames: frames.length,
-    median: at(0.5),
-    p95: at(0.95),
+    median,
+    p95,
     over: frames.filter((f) => f > 16.7).length / frames.length,
     load: [load, loadavg()[0]],
+    main: {
+      frames: main.length,
+      wall: spread(main.map((f) => f.wall)),
+      cpu: spread(main.map((f) => f.cpu)),
+      render: spread(main.map((f) => f.render)),
+      readBack: spread(main.map((f) => f.readBack))[0],
+    },
+    commits: commitsAfter - commits,
+    answers,
   })
   await context.close()
 }
@@ -193,12 +302,17 @@ await browser.close()
 await stop()
 
 console.log(
-  `the map's panning, ${SECONDS} s of mouse drags per run, ${COMPANIES.toLocaleString('en-US')} companies; WebGL through SwiftShader (software)`,
+  `the map's panning, ${SECONDS} s of mouse drags per run, ${COMPANIES.toLocaleString('en-US')} companies; WebGL through ${GPU ? 'the GPU' : 'SwiftShader (software)'}`,
 )
 for (const r of results) {
   console.log(
     `CPU ${r.throttle}×: ${r.cells.toLocaleString('en-US')} cells, ${r.frames} frames, median ${r.median.toFixed(1)} ms, p95 ${r.p95.toFixed(1)} ms, ` +
       `${(r.over * 100).toFixed(0)}% over 16.7 ms (load average ${r.load.map((l) => l.toFixed(1)).join(' → ')})`,
+  )
+  const ms = ([median, p95]) => `${(median / 1000).toFixed(1)} / ${(p95 / 1000).toFixed(1)} ms`
+  console.log(
+    `  the ${r.main.frames} frames the map drew, median / p95: ${ms(r.main.wall)} long; the main thread's CPU time ${ms(r.main.cpu)}, of which MapLibre's render ${ms(r.main.render)}; ` +
+      `reading the picture back ${(r.main.readBack / 1000).toFixed(0)} ms a frame (median); during the pan ${r.commits} React commits, ${r.answers} cells answers`,
   )
 }
 const sum = (list) => list.reduce((s, x) => s + x.gzip, 0)

@@ -149,6 +149,9 @@ export function MapCanvas({ cells, breaks, territory, labels, dark, rtl, mode, o
         paint: {
           'fill-color': ['match', step, ...SCALE.slice(0, -1).flatMap((c, i) => [i, c]), SCALE.at(-1)!] as never,
           'fill-opacity': 0.72,
+          // the cells' borders: the fill's antialiasing pass draws them as 1 px GL lines anyway, where a line layer made
+          // triangles of every edge of 5,000 cells, and SwiftShader spent about 40 % of a frame on them (docs/benchmarks.md)
+          'fill-outline-color': dark ? 'rgba(15, 23, 42, 0.6)' : 'rgba(255, 255, 255, 0.6)',
         },
       })
       // the territory as the address holds it, drawn by the map itself (Terra Draw holds it only while it is edited)
@@ -159,12 +162,6 @@ export function MapCanvas({ cells, breaks, territory, labels, dark, rtl, mode, o
         type: 'line',
         source: 'territory',
         paint: { 'line-color': dark ? '#a5b4fc' : '#4338ca', 'line-width': 2.5, 'line-dasharray': [2, 1] },
-      })
-      map.addLayer({
-        id: 'cells-line',
-        type: 'line',
-        source: 'cells',
-        paint: { 'line-color': dark ? '#0f172a' : '#ffffff', 'line-width': 0.5, 'line-opacity': 0.6 },
       })
       const draw = new TerraDraw({
         adapter: new TerraDrawMapLibreGLAdapter({ map }),
