@@ -111,7 +111,10 @@ export const ExportOptions = memo(function ExportOptions({
           const next = e.target.value
           needParser()
           const typed = capOf(read(next))
-          setDraft({ text: next, cap: typed !== undefined ? typed : draft.cap })
+          // from the newest draft, not this render's: a reading that arrived with the parser (the effect
+          // above) may have set its cap and sent it to the address without a render since, and a text
+          // standing for no cap then kept the older one, so the address's cap later replaced the text
+          setDraft((d) => ({ text: next, cap: typed !== undefined ? typed : d.cap }))
           if (typed !== undefined && typed !== cap) onChange((f) => ({ ...f, cap: typed }), { replace: true })
         }}
       />
