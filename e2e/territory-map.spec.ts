@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
+import { expect, test, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test'
 import { mkdirSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { axeCheck, grantCredits, loginViaApi, signInViaUi, signUpViaApi, type Account } from './helpers'
@@ -215,33 +215,50 @@ test('at 360 px with touch, the map fills the screen and a polygon is drawn by t
   await context.close()
 })
 
+/**
+ * To look at (test-results/screens): each language in both schemes and at both widths, four pictures in
+ * all (each scheme and each width twice), one sign-in per language, its session carried to the next page.
+ */
 test('screenshots: English and Hebrew, light and dark, 1280 and 360 px', async ({ browser, request }) => {
-  test.setTimeout(240_000)
+  test.setTimeout(180_000)
   mkdirSync(SHOTS, { recursive: true })
+  const views = {
+    en: [
+      ['light', 1280],
+      ['dark', 360],
+    ],
+    he: [
+      ['light', 360],
+      ['dark', 1280],
+    ],
+  } as const
   for (const lang of ['en', 'he'] as const) {
     // the profile's language applies once signed in (the sign-in page itself is in English)
     const account = await signUpViaApi(request, { prefix: 'map-shots', preferred_language: lang })
-    for (const scheme of ['light', 'dark'] as const) {
-      for (const width of [1280, 360]) {
-        const context = await browser.newContext({
-          viewport: { width, height: width > 400 ? 900 : 740 },
-          colorScheme: scheme,
-          hasTouch: width < 400,
-          isMobile: width < 400,
-        })
-        const page = await context.newPage()
-        await signInViaUi(page, account, { next: '/search?country=DE&near=48.13743,11.57549,40:München' })
-        await expect(page.locator('html')).toHaveAttribute('lang', lang)
-        const toggle = page
-          .locator('button[aria-expanded][aria-controls]')
-          .filter({ hasText: lang === 'en' ? 'Show the map' : 'הצגת המפה' })
-        const cells = page.waitForResponse((r) => r.url().includes('/api/companies/cells/') && r.ok(), { timeout: 30_000 })
-        await toggle.click({ timeout: 20_000 })
-        await cells
-        await page.waitForTimeout(1500) // tiles of the basemap and the cells drawn
-        await page.screenshot({ path: `${SHOTS}/map-${lang}-${scheme}-${width}.png`, fullPage: width > 400 })
-        await context.close()
-      }
+    let session: Awaited<ReturnType<BrowserContext['storageState']>> | undefined
+    for (const [scheme, width] of views[lang]) {
+      const context = await browser.newContext({
+        viewport: { width, height: width > 400 ? 900 : 740 },
+        colorScheme: scheme,
+        hasTouch: width < 400,
+        isMobile: width < 400,
+        storageState: session,
+      })
+      const page = await context.newPage()
+      const address = '/search?country=DE&near=48.13743,11.57549,40:München'
+      if (session) await page.goto(address)
+      else await signInViaUi(page, account, { next: address })
+      await expect(page.locator('html')).toHaveAttribute('lang', lang)
+      await expect(page.locator('html')).toHaveAttribute('dir', lang === 'he' ? 'rtl' : 'ltr')
+      const toggle = page.locator('button[aria-expanded][aria-controls]').filter({ hasText: lang === 'en' ? 'Show the map' : 'הצגת המפה' })
+      const cells = page.waitForResponse((r) => r.url().includes('/api/companies/cells/') && r.ok(), { timeout: 30_000 })
+      await toggle.click({ timeout: 20_000 })
+      await cells
+      await expect(page.getByTestId('map-legend').getByRole('listitem').first()).toBeVisible()
+      await page.waitForTimeout(1500) // tiles of the basemap and the cells drawn
+      await page.screenshot({ path: `${SHOTS}/map-${lang}-${scheme}-${width}.png`, fullPage: width > 400 })
+      session = await context.storageState()
+      await context.close()
     }
   }
 })
