@@ -1,12 +1,11 @@
-import { cp, mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { randomBytes } from 'node:crypto'
 import { inject } from 'vitest'
 import { loadConfig, type Config } from '../src/config.ts'
-import { openDb } from '../src/db/db.ts'
 import { startService, type RunningService } from '../src/service.ts'
-import { databaseUrlOf, TEST_SEED_COMPANIES, testServiceEnv } from './global-setup.ts'
+import { copyDir, databaseUrlOf, TEST_SEED_COMPANIES, testServiceEnv } from './global-setup.ts'
 
 export interface TestService extends RunningService {
   /** fetch against the service: path like '/api/plans/'. */
@@ -14,17 +13,22 @@ export interface TestService extends RunningService {
 }
 
 /**
- * A real service on a random port with its own data directory, test clock on, small seed.
- * With DATABASE_URL set (CI's second run), each call gets its own PostgreSQL database.
- * With the default seed it starts from a copy of the data seeded once for the run (global-setup.ts);
- * with another seed size it seeds its own.
+ * A test service's own data: a data directory and, with DATABASE_URL set (CI's second run), a
+ * PostgreSQL database of its own. With a seed size seeded once for the run (the default, or none:
+ * global-setup.ts) it holds a copy of that data; with another, the migrated, empty cluster (on
+ * PostgreSQL an empty database), which the service's first start seeds.
  */
-export async function startTestService(
-  overrides: Partial<Config> = {},
-  options: Parameters<typeof startService>[1] = {},
-): Promise<TestService> {
+export interface TestStore {
+  dataDir: string
+  databaseUrl: string | undefined
+  /** Starts a service on this store (again, after a close: its next start). */
+  start(overrides?: Partial<Config>, options?: Parameters<typeof startService>[1]): Promise<RunningService>
+  drop(): Promise<void>
+}
+
+export async function testStore(seedCompanies = TEST_SEED_COMPANIES): Promise<TestStore> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'leads-test-'))
-  const seeded = (overrides.seedCompanies ?? TEST_SEED_COMPANIES) === TEST_SEED_COMPANIES ? inject('seededData') : null
+  const seeded = inject('seededData')[seedCompanies]
   let databaseUrl: string | undefined
   let dropDb: (() => Promise<void>) | undefined
   if (process.env.DATABASE_URL) {
@@ -44,25 +48,44 @@ export async function startTestService(
   } else if (!seeded) {
     // a copy of the migrated, empty cluster made once for the run (global-setup.ts): the service seeds it
     const cluster = inject('pgliteCluster')
-    if (cluster) await cp(cluster, path.join(dataDir, 'pg'), { recursive: true })
+    if (cluster) await copyDir(cluster, path.join(dataDir, 'pg'))
   }
-  if (seeded) {
-    // the seeded cluster (PGlite) and the seed's export files, whose paths the rows name: they must
-    // name this service's copies, as cleanup removes an expired export's file
-    await cp(seeded.dataDir, dataDir, { recursive: true })
-    const db = await openDb({ databaseUrl, dataDir, poolSize: 1 })
-    await db.query(`UPDATE searches SET file_path = $2 || substr(file_path, length($1) + 1) WHERE starts_with(file_path, $1)`, [
-      seeded.dataDir,
-      dataDir,
-    ])
-    await db.close()
-  }
-  const config: Config = {
-    ...loadConfig(testServiceEnv(dataDir)),
+  // the seeded cluster (PGlite) and the seed's export files
+  if (seeded) await copyDir(seeded.dataDir, dataDir)
+  let moved = !seeded
+  return {
+    dataDir,
     databaseUrl,
-    ...overrides,
+    async start(overrides = {}, options = {}) {
+      const config: Config = { ...loadConfig(testServiceEnv(dataDir)), seedCompanies, databaseUrl, ...overrides }
+      const service = await startService(config, options)
+      // The rows of the seed's exports name the seeded directory's files: they must name this store's
+      // copies, as cleanup removes an expired export's file. Done on the started service's connection
+      // (opening the database for it beforehand cost a second PGlite start); until then only the
+      // start's clean-up pass ran, and the seeded data holds no file it would remove (global-setup.ts).
+      if (!moved) {
+        await service.deps.db.query(
+          `UPDATE searches SET file_path = $2 || substr(file_path, length($1) + 1) WHERE starts_with(file_path, $1)`,
+          [seeded!.dataDir, dataDir],
+        )
+        moved = true
+      }
+      return service
+    },
+    async drop() {
+      await dropDb?.()
+      await rm(dataDir, { recursive: true, force: true })
+    },
   }
-  const service = await startService(config, options)
+}
+
+/** A real service on a random port with a store of its own (testStore), test clock on, small seed. */
+export async function startTestService(
+  overrides: Partial<Config> = {},
+  options: Parameters<typeof startService>[1] = {},
+): Promise<TestService> {
+  const store = await testStore(overrides.seedCompanies)
+  const service = await store.start(overrides, options)
   return {
     ...service,
     async request(p, init = {}) {
@@ -78,8 +101,7 @@ export async function startTestService(
     },
     async close() {
       await service.close()
-      await dropDb?.()
-      await rm(dataDir, { recursive: true, force: true })
+      await store.drop()
     },
   }
 }

@@ -1,12 +1,6 @@
-import { cp, mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
-import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { inject } from 'vitest'
-import { loadConfig } from '../src/config.ts'
-import { startService, type RunningService } from '../src/service.ts'
-import { startTestService, type TestService } from './helpers.ts'
+import type { RunningService } from '../src/service.ts'
+import { startTestService, testStore, type TestService } from './helpers.ts'
 import { body, signUp, type TestUser } from './account-helpers.ts'
 import { CityNames } from '../src/modules/lists/city-names.ts'
 import { nameKey, similarity } from '../src/modules/lists/keys.ts'
@@ -242,31 +236,9 @@ describe('near-miss names', () => {
 
 describe('a restart mid-match', () => {
   it('resumes after the last batch written, keeping what was matched', async () => {
-    const dataDir = await mkdtemp(path.join(tmpdir(), 'leads-lists-restart-'))
-    let databaseUrl: string | undefined
-    let dropDb = async () => {}
-    if (process.env.DATABASE_URL) {
-      const { default: pg } = await import('pg')
-      const name = `leads_test_${randomBytes(6).toString('hex')}`
-      const admin = new pg.Client({ connectionString: process.env.DATABASE_URL })
-      await admin.connect()
-      await admin.query(`CREATE DATABASE ${name}`)
-      await admin.end()
-      const url = new URL(process.env.DATABASE_URL)
-      url.pathname = `/${name}`
-      databaseUrl = url.toString()
-      dropDb = async () => {
-        const c = new pg.Client({ connectionString: process.env.DATABASE_URL })
-        await c.connect()
-        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
-        await c.end()
-      }
-    } else {
-      const cluster = inject('pgliteCluster')
-      if (cluster) await cp(cluster, path.join(dataDir, 'pg'), { recursive: true })
-    }
-    const start = () =>
-      startService({ ...loadConfig({ DATA_DIR: dataDir, PORT: '0', LEADS_TEST_CLOCK: '1', SEED_COMPANIES: '3000' }), databaseUrl })
+    // a store of its own, started twice
+    const store = await testStore()
+    const start = () => store.start()
     let first: RunningService | null = await start()
     let second: RunningService | null = null
     try {
@@ -325,8 +297,7 @@ describe('a restart mid-match', () => {
       delete process.env.LEADS_TEST_LIST_ROW_DELAY_MS
       await first?.close()
       await second?.close()
-      await dropDb()
-      await rm(dataDir, { recursive: true, force: true })
+      await store.drop()
     }
   }, 120_000)
 })
