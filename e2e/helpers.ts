@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import AxeBuilder from '@axe-core/playwright'
 import { parse } from 'csv-parse/sync'
+import { stringify } from 'csv-stringify/sync'
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
 
 /** Shared helpers of the end-to-end tests (real service, test clock on; see playwright.config.ts). */
@@ -162,3 +163,6 @@ export async function axeCheck(page: Page, label = page.url(), { soft = false }:
 
 /** A downloaded CSV file's records (csv-parse: quotes, doubled quotes, line breaks in fields, the BOM). */
 export const parseCsv = (text: string): string[][] => parse(text, { bom: true, relax_column_count: true })
+
+/** A CSV file of `rows` as a person's spreadsheet writes it (csv-stringify: cells quoted as they need, CRLF). */
+export const toCsv = (rows: string[][], delimiter = ','): string => stringify(rows, { delimiter, record_delimiter: 'windows' })

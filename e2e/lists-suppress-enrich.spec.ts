@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync } from 'node:fs'
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
-import { apiAs, authHeaders, chooseLanguage, grantCredits, parseCsv, signInViaUi, signUpViaApi, type Account } from './helpers'
+import { apiAs, authHeaders, chooseLanguage, grantCredits, parseCsv, signInViaUi, signUpViaApi, toCsv, type Account } from './helpers'
 
 /**
  * A list as a suppression list and as an enrichment order (issue 27, extension `lists`) against the real
@@ -18,8 +18,6 @@ interface Lead {
   city: string | null
   website: string | null
 }
-
-const csvLine = (cells: string[]) => cells.map((v) => (/[,"\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v)).join(',')
 
 /** Uploads a CSV through the API as the page would, confirms the proposed mapping and waits for the match. */
 async function matchedList(request: APIRequestContext, account: Account, name: string, csv: string): Promise<string> {
@@ -80,7 +78,7 @@ test('leave out a list’s businesses from a search, then fill in another list t
     request,
     account,
     'Customers',
-    ['Name,City,Website', ...customers.map((c) => csvLine([c.name, c.city!, c.website!]))].join('\r\n'),
+    toCsv([['Name', 'City', 'Website'], ...customers.map((c) => [c.name, c.city!, c.website!])]),
   )
   const suppressed = await matchedCompanies(request, account, customersId)
   expect(suppressed.size).toBeGreaterThan(0)
@@ -119,7 +117,7 @@ test('leave out a list’s businesses from a search, then fill in another list t
   const orders = sample.slice(5, 9)
   const nowhere = ['Zzyzx Quillwork Atelier', 'Nowhere']
   const own = [['Name', 'City'], ...orders.map((c) => [c.name, c.city!]), nowhere]
-  const ordersId = await matchedList(request, account, 'Orders', own.map(csvLine).join('\r\n'))
+  const ordersId = await matchedList(request, account, 'Orders', toCsv(own))
   const toFill = await matchedCompanies(request, account, ordersId)
   expect(toFill.size).toBeGreaterThan(0)
   const before = await balance(request, account)

@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync } from 'node:fs'
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
-import { apiAs, authHeaders, axeCheck, signInViaUi, signUpViaApi, type Account } from './helpers'
+import { apiAs, authHeaders, axeCheck, signInViaUi, signUpViaApi, toCsv, type Account } from './helpers'
 
 /**
  * Lists (issue 27, extension `lists`) against the real service: a customers file built from
@@ -31,13 +31,12 @@ async function customersCsv(request: APIRequestContext, account: Account): Promi
   expect(preview.status).toBe(200)
   const known = preview.body.results.filter((c) => c.website && c.city).slice(0, 6)
   expect(known.length).toBeGreaterThan(2)
-  const cell = (v: string) => (/[;"\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v)
   const lines = [
     ...known.map((c) => [c.name, c.city!, c.website!]),
     ['Bäckerei Nirgendwo', 'Atlantis', 'https://baeckerei-nirgendwo-e2e.example'],
     ['Zzyzx Quillwork Atelier', 'Nowhere', ''],
   ]
-  return { csv: ['Firma;Ort;Webseite', ...lines.map((l) => l.map(cell).join(';'))].join('\r\n'), rows: lines.length }
+  return { csv: toCsv([['Firma', 'Ort', 'Webseite'], ...lines], ';'), rows: lines.length }
 }
 
 async function reportOf(request: APIRequestContext, account: Account, id: string) {
