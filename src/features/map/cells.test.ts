@@ -1,4 +1,4 @@
-import { latLngToCell } from 'h3-js'
+import { cellToLatLng, latLngToCell } from 'h3-js'
 import { describe, expect, it } from 'vitest'
 import { areasOf, circleOf, circleRing, classBreaks, classOf, distanceKm, legendRanges, ringOf } from './cells'
 
@@ -38,6 +38,35 @@ describe('the table’s areas', () => {
       { name: 'München', count: 15, owned: 2 },
       { name: 'Augsburg', count: 7, owned: 7 },
     ])
+  })
+
+  it('finds for each cell the place a full scan finds: the nearest, of places as near the one listed first', () => {
+    let state = 7
+    const rand = () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31
+    const cells = Array.from({ length: 400 }, () => ({ h3: latLngToCell(40 + rand() * 20, -8 + rand() * 35, 5), count: 1, owned: 0 }))
+    const places = Array.from({ length: 300 }, (_, i) => ({ name: `p${i}`, latitude: 38 + rand() * 24, longitude: -10 + rand() * 40 }))
+    // two places at one spot: the first listed names the cells around it
+    places.push({ ...places[5]!, name: 'twin' })
+    places.unshift({ ...places[9]!, name: 'first twin' })
+    const nearest = (lat: number, lng: number) => {
+      let best = places[0]!
+      for (const p of places)
+        if (
+          distanceKm({ lat, lng }, { lat: p.latitude, lng: p.longitude }) <
+          distanceKm({ lat, lng }, { lat: best.latitude, lng: best.longitude })
+        )
+          best = p
+      return best.name
+    }
+    const expected = new Map<string, number>()
+    for (const c of cells) {
+      const [lat, lng] = cellToLatLng(c.h3)
+      const name = nearest(lat, lng)
+      expected.set(name, (expected.get(name) ?? 0) + 1)
+    }
+    const areas = areasOf(cells, places)
+    expect(new Map(areas.map((a) => [a.name, a.count]))).toEqual(expected)
+    expect(areas.some((a) => a.name === 'twin')).toBe(false)
   })
 
   it('lists each cell by its centre where no place is known', () => {
