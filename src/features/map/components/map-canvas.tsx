@@ -178,7 +178,7 @@ export function MapCanvas({ cells, breaks, territory, labels, dark, rtl, mode, o
           }),
         ],
       })
-      draw.start()
+      // started only while a tool is chosen (below): at rest its five layers and its pointer handling cost every frame of a pan
       draw.on('finish', (id, context) => {
         const f = draw.getSnapshotFeature(id)
         const next = f && territoryOf(f)
@@ -238,12 +238,23 @@ export function MapCanvas({ cells, breaks, territory, labels, dark, rtl, mode, o
       type: 'FeatureCollection',
       features: feature ? [{ type: 'Feature', properties: {}, geometry: feature.geometry }] : [],
     })
+    // without a territory its layers are hidden: MapLibre skips a hidden layer, and with it the stencil masks of its source's tiles
+    for (const id of ['territory-fill', 'territory-line']) map.setLayoutProperty(id, 'visibility', feature ? 'visible' : 'none')
   }, [ready, territory])
 
   // the tool chosen in the toolbar; Edit hands the territory to the drawing tools, any other tool starts afresh
   useEffect(() => {
     const draw = drawRef.current
     if (!ready || !draw) return
+    if (mode === 'static') {
+      // no tool: Terra Draw stops, its mode first (a drawing mode gives the double-click zoom back when it stops)
+      if (draw.enabled) {
+        draw.setMode('static')
+        draw.stop()
+      }
+      return
+    }
+    if (!draw.enabled) draw.start()
     draw.clear()
     // a territory Terra Draw finds invalid (a pasted ring that crosses itself) is left as it is, not edited
     const editable = mode === 'select' && territory !== null && draw.addFeatures([territoryFeature(territory)])[0]?.valid === true
