@@ -4,8 +4,8 @@
 // median and p95 frame time, the share of frames over 16.7 ms, the load average, and the map's chunk as
 // fetched when the map opens. The mid laptop is measured, not assumed: each run prints Lighthouse's
 // BenchmarkIndex of the page's CPU (Lighthouse's own function), to set against its table of device classes
-// (docs/benchmarks.md): this machine's 2,350-2,980 is above a high-end desktop's, and at 2× it is a low-end
-// desktop's (1,000-1,500, an Intel NUC i3), about a mid laptop.
+// (docs/benchmarks.md): this machine's 2,350-3,240 is above a high-end desktop's, and at 2× (1,150-1,270)
+// a low-end desktop's (1,000-1,500, an Intel NUC i3), about a mid laptop.
 //
 // This machine has no GPU: WebGL runs in SwiftShader, and the frame times are mostly its rasterising. So the
 // run is also traced (CDP), and the bench prints what a laptop's CPU does per frame whatever its GPU: the
