@@ -178,7 +178,8 @@ export function MapCanvas({ cells, breaks, territory, labels, dark, rtl, mode, o
           }),
         ],
       })
-      // started only while a tool is chosen (below): at rest its five layers and its pointer handling cost every frame of a pan
+      // started only while a tool is chosen (below): at rest its five layers and its pointer handling would cost
+      // every frame of a pan (docs/benchmarks.md)
       draw.on('finish', (id, context) => {
         const f = draw.getSnapshotFeature(id)
         const next = f && territoryOf(f)
@@ -238,7 +239,8 @@ export function MapCanvas({ cells, breaks, territory, labels, dark, rtl, mode, o
       type: 'FeatureCollection',
       features: feature ? [{ type: 'Feature', properties: {}, geometry: feature.geometry }] : [],
     })
-    // without a territory its layers are hidden: MapLibre skips a hidden layer, and with it the stencil masks of its source's tiles
+    // without a territory its layers are hidden: MapLibre skips a hidden layer, and with it the stencil masks
+    // of its source's tiles
     for (const id of ['territory-fill', 'territory-line']) map.setLayoutProperty(id, 'visibility', feature ? 'visible' : 'none')
   }, [ready, territory])
 
