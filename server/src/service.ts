@@ -89,12 +89,13 @@ export async function startService(
     deps,
     afterAnswerDone: () => later.drain(),
     async close() {
+      // the job runners are told at once, each handing its job back after the step in hand: waiting for the
+      // server's last request first (an upload may take minutes) let a list's match run batch after batch
+      const runners = Promise.all([worker.stop(), webhooks.stop(), lists.stop(), cleanup.stop()])
+      runners.catch(() => {}) // awaited below, after the requests in flight
       await new Promise<void>((resolve) => server.close(() => resolve()))
       await later.drain()
-      await worker.stop()
-      await webhooks.stop()
-      await lists.stop()
-      await cleanup.stop()
+      await runners
       await db.close()
     },
   }
